@@ -1,0 +1,14 @@
+# loom_add_plugin(<name> SOURCES ...): a plugin or backend library, loaded at run time by the
+# core from <dir of libloom>/loom/. Used in this tree and, installed, by out-of-tree plugins.
+function(loom_add_plugin name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  add_library(${name} MODULE ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE loom::loom Boost::headers ${ARG_LIBRARIES})
+  # MODULE libraries accept undefined symbols silently; make a missing one a link error.
+  target_link_options(${name} PRIVATE -Wl,--no-undefined)
+  set_target_properties(${name} PROPERTIES PREFIX "lib" CXX_VISIBILITY_PRESET hidden
+                                           CUDA_VISIBILITY_PRESET hidden)
+  if(DEFINED LOOM_PLUGIN_DIR)
+    set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${LOOM_PLUGIN_DIR})
+  endif()
+endfunction()

@@ -1,0 +1,221 @@
+// loom::Array: NumPy's ndarray model — a view (shape, byte strides, offset, dtype, device) over a
+// reference-counted Buffer. Views (slice, transpose, reshape, broadcast_to) share the buffer.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "loom/device.hpp"
+#include "loom/dtype.hpp"
+#include "loom/error.hpp"
+
+namespace loom {
+
+using Shape = std::vector<std::int64_t>;
+
+std::string shape_str(std::span<const std::int64_t> s);  // "(3, 4)" as NumPy prints it
+std::int64_t shape_size(std::span<const std::int64_t> s);
+// NumPy broadcasting of several shapes; throws ShapeError listing all shapes.
+Shape broadcast_shapes(std::span<const Shape> shapes);
+
+// One allocation: host memory loom allocated, device memory a backend allocated, or external
+// memory wrapped with the caller's deleter.
+class Buffer {
+ public:
+  using Deleter = std::function<void(void*)>;
+  Buffer(void* ptr, std::size_t bytes, Device device, Deleter deleter)
+      : ptr_(ptr), bytes_(bytes), device_(device), deleter_(std::move(deleter)) {}
+  ~Buffer() {
+    if (deleter_) deleter_(ptr_);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  void* data() const { return ptr_; }
+  std::size_t bytes() const { return bytes_; }
+  Device device() const { return device_; }
+
+ private:
+  void* ptr_;
+  std::size_t bytes_;
+  Device device_;
+  Deleter deleter_;
+};
+
+// Host memory aligned for SIMD loads; freed with std::free.
+std::shared_ptr<Buffer> allocate_host(std::size_t bytes);
+
+class Array {
+ public:
+  Array() = default;
+  Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Shape strides,
+        std::int64_t offset = 0);
+  // A C++ scalar becomes a 0-d host array. double and int are "weak" like Python's float and int
+  // (NEP 50): they take the dtype of the arrays they meet (x_f32 * 2.0 stays float32); a float,
+  // int64_t or other typed scalar keeps its own dtype.
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  Array(T value);  // NOLINT(google-explicit-constructor): scalars convert like NumPy's
+  template <class T>
+  Array(std::complex<T> value);
+
+  bool valid() const { return buffer_ != nullptr; }
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  const Shape& strides() const { return strides_; }  // in bytes
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  std::int64_t size() const { return shape_size(shape_); }
+  std::int64_t offset() const { return offset_; }
+  std::size_t itemsize() const { return loom::itemsize(dtype_); }
+  Device device() const;
+  bool weak() const { return weak_; }
+  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
+  char* data() const { return static_cast<char*>(buffer_->data()) + offset_; }
+  bool is_c_contiguous() const;
+  std::string str() const;  // "float32 array of shape (3, 4) on host"
+  // Byte range [lo, hi) this view can touch, relative to the buffer start (for overlap checks).
+  std::pair<std::int64_t, std::int64_t> byte_extent() const;
+
+  // Views. slice(axis, start, stop, step) follows Python's slice rules (negative values count from
+  // the end); index(axis, i) removes the axis.
+  Array slice(int axis, std::int64_t start, std::int64_t stop, std::int64_t step = 1) const;
+  Array index(int axis, std::int64_t i) const;
+  Array transpose() const;  // reverses the axes, as .T
+  Array transpose(std::span<const int> axes) const;
+  // A view when the strides allow it (always for C-contiguous data), else a C-contiguous copy as
+  // NumPy does. One dimension may be -1.
+  Array reshape(Shape shape) const;
+  Array broadcast_to(const Shape& shape) const;  // read-only in spirit: stride-0 dims
+  Array copy() const;                            // C-contiguous copy on the same device
+  Array astype(DType t) const;                   // host only; always a new array
+  Array as_strong() const;                       // same view without the weak-scalar mark
+
+  // Element access for host arrays (checked): item() needs size 1; at() takes one index per axis.
+  template <class T>
+  T item() const;
+  template <class T, class... I>
+  T& at(I... idx) const;
+  template <class T>
+  std::vector<T> to_vector() const;  // C order, cast to T
+
+ private:
+  void require_host(const char* what) const;
+  std::shared_ptr<Buffer> buffer_;
+  DType dtype_ = DType::float64;
+  Shape shape_;
+  Shape strides_;
+  std::int64_t offset_ = 0;
+  bool weak_ = false;
+};
+
+// Creation (host memory unless a backend's allocator is used through Runtime).
+Shape c_strides(const Shape& shape, std::size_t itemsize);
+Array empty(Shape shape, DType dtype = DType::float64);
+Array zeros(Shape shape, DType dtype = DType::float64);
+Array full(Shape shape, double value, DType dtype = DType::float64);
+template <class T>
+  requires std::is_arithmetic_v<T>
+Array full(Shape shape, T value) {
+  return full(std::move(shape), static_cast<double>(value), dtype_v<T>);
+}
+Array empty_like(const Array& a);
+Array zeros_like(const Array& a);
+Array arange(std::int64_t stop);  // int64, as np.arange(stop)
+Array arange(double start, double stop, double step = 1.0, DType dtype = DType::float64);
+Array linspace(double start, double stop, std::int64_t num, bool endpoint = true,
+               DType dtype = DType::float64);
+template <class T>
+Array from_vector(const std::vector<T>& v, Shape shape = {});
+template <class T>
+Array array(std::initializer_list<T> v) {
+  return from_vector(std::vector<T>(v));
+}
+// External memory: loom calls deleter(ptr) when the last view goes (nullptr: never frees).
+// Empty strides mean C-contiguous.
+Array wrap(void* ptr, Shape shape, DType dtype, Shape strides = {}, Buffer::Deleter deleter = {},
+           Device device = {});
+
+// ---- template definitions ----
+
+template <class T>
+  requires std::is_arithmetic_v<T>
+Array::Array(T value) {
+  using S = std::conditional_t<std::is_same_v<T, bool>, bool,
+                               std::conditional_t<std::is_same_v<T, long long>, std::int64_t,
+                                                  std::conditional_t<std::is_same_v<T, unsigned long long>, std::uint64_t, T>>>;
+  *this = empty({}, dtype_v<S>);
+  S s = static_cast<S>(value);
+  std::memcpy(data(), &s, sizeof(S));
+  weak_ = std::is_same_v<T, double> || std::is_same_v<T, int>;
+}
+
+template <class T>
+Array::Array(std::complex<T> value) {
+  *this = empty({}, dtype_v<std::complex<T>>);
+  std::memcpy(data(), &value, sizeof(value));
+}
+
+template <class T>
+T Array::item() const {
+  require_host("item()");
+  if (size() != 1) {
+    throw ValueError("item() needs an array of size 1, got " + str());
+  }
+  T out;
+  cast_strided(data(), 0, dtype_, reinterpret_cast<char*>(&out), 0, dtype_v<T>, 1);
+  return out;
+}
+
+template <class T, class... I>
+T& Array::at(I... idx) const {
+  require_host("at()");
+  if (sizeof...(I) != shape_.size()) {
+    throw ValueError("at() got " + std::to_string(sizeof...(I)) + " indices for " + str());
+  }
+  if (dtype_v<T> != dtype_) {
+    throw TypeError(std::string("at<") + std::string(name(dtype_v<T>)) + ">() on " + str());
+  }
+  const std::int64_t ix[] = {static_cast<std::int64_t>(idx)..., 0};
+  std::int64_t off = 0;
+  for (std::size_t k = 0; k < sizeof...(I); ++k) {
+    if (ix[k] < 0 || ix[k] >= shape_[k]) {
+      throw ValueError("index " + std::to_string(ix[k]) + " out of bounds for axis " +
+                       std::to_string(k) + " of " + str());
+    }
+    off += ix[k] * strides_[k];
+  }
+  return *reinterpret_cast<T*>(data() + off);
+}
+
+template <class T>
+std::vector<T> Array::to_vector() const {
+  require_host("to_vector()");
+  Array c = is_c_contiguous() ? *this : copy();
+  std::vector<T> out(static_cast<std::size_t>(size()));
+  cast_strided(c.data(), static_cast<std::int64_t>(c.itemsize()), dtype_,
+               reinterpret_cast<char*>(out.data()), sizeof(T), dtype_v<T>, size());
+  return out;
+}
+
+template <class T>
+Array from_vector(const std::vector<T>& v, Shape shape) {
+  if (shape.empty()) shape = {static_cast<std::int64_t>(v.size())};
+  if (shape_size(shape) != static_cast<std::int64_t>(v.size())) {
+    throw ShapeError("from_vector: " + std::to_string(v.size()) +
+                     " values do not fill shape " + shape_str(shape));
+  }
+  Array a = empty(shape, dtype_v<T>);
+  if constexpr (std::is_same_v<T, bool>) {
+    for (std::size_t i = 0; i < v.size(); ++i) reinterpret_cast<bool*>(a.data())[i] = v[i];
+  } else {
+    std::memcpy(a.data(), v.data(), v.size() * sizeof(T));
+  }
+  return a;
+}
+
+}  // namespace loom

@@ -1,0 +1,126 @@
+// def::gufunc<F, Sigs...>(reg, name, layout, doc): a generalized ufunc from a functor called once
+// per instance with one argument per operand — View<const T, N> for an input with N core dims,
+// T for a scalar input, View<T, N> or T& for an output. The signature lists element dtypes, as
+// for ufuncs: float(float, float) for dot.
+#pragma once
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "loom/def/ufunc.hpp"
+#include "loom/view.hpp"
+
+namespace loom::def {
+
+namespace detail {
+
+template <class P>
+struct arg_rank {
+  static constexpr int value = 0;
+};
+template <class T, int N>
+struct arg_rank<View<T, N>> {
+  static constexpr int value = N;
+};
+
+template <class M>
+struct member_args;
+template <class C, class R, class... P>
+struct member_args<R (C::*)(P...) const> {
+  using type = std::tuple<P...>;
+};
+
+// What a gufunc loop needs besides its pointers: the functor and each argument's core dims.
+template <class F>
+struct GuData {
+  F f{};
+  int nargs = 0;
+  std::vector<int> offsets;  // into ixs, per argument
+  std::vector<int> ixs;      // core dim index (into dims + 1) of each argument's core dims
+};
+
+template <class P>
+P make_arg(char* p, const std::int64_t* core_dims, const int* ixs, const std::int64_t* steps) {
+  using D = std::remove_cvref_t<P>;
+  if constexpr (std::is_lvalue_reference_v<P>) {
+    return *reinterpret_cast<D*>(p);
+  } else if constexpr (std::is_arithmetic_v<D>) {
+    return *reinterpret_cast<const D*>(p);
+  } else {
+    D v;
+    v.data = reinterpret_cast<decltype(v.data)>(p);
+    for (int k = 0; k < arg_rank<D>::value; ++k) {
+      v.shape[k] = core_dims[ixs[k]];
+      v.strides[k] = steps[k];
+    }
+    return v;
+  }
+}
+
+template <class F, class Args, std::size_t... I>
+void gu_loop_impl(char** args, const std::int64_t* dims, const std::int64_t* steps,
+                  const GuData<F>& g, std::index_sequence<I...>) {
+  constexpr int nargs = sizeof...(I);
+  const std::int64_t* core_dims = dims + 1;
+  const std::int64_t* core_steps = steps + nargs;
+  for (std::int64_t i = 0; i < dims[0]; ++i) {
+    g.f(make_arg<std::tuple_element_t<I, Args>>(args[I] + i * steps[I], core_dims,
+                                                  g.ixs.data() + g.offsets[I],
+                                                  core_steps + g.offsets[I])...);
+  }
+}
+
+template <class F, class T>
+void gu_loop(char** args, const std::int64_t* dims, const std::int64_t* steps, const void* data) {
+  using Args = typename member_args<decltype(&F::template operator()<T>)>::type;
+  gu_loop_impl<F, Args>(args, dims, steps, *static_cast<const GuData<F>*>(data),
+                        std::make_index_sequence<std::tuple_size_v<Args>>{});
+}
+
+template <class Sig>
+struct first_input;
+template <class R, class A0, class... A>
+struct first_input<R(A0, A...)> {
+  using type = A0;
+};
+
+}  // namespace detail
+
+template <class F, class... Sigs>
+void gufunc(Registrar& reg, std::string name, const std::string& layout, std::string doc) {
+  OpDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  d.kind = OpKind::gufunc;
+  d.layout = Layout::parse(layout);
+  d.nin = d.layout->nin;
+  d.nout = d.layout->nout;
+  // One GuData per op: it carries the layout tables the loop needs.
+  static std::vector<std::unique_ptr<detail::GuData<F>>> keep;
+  auto g = std::make_unique<detail::GuData<F>>();
+  g->nargs = d.layout->nargs();
+  g->offsets = d.layout->core_offsets;
+  g->ixs = d.layout->core_dim_ixs;
+  (
+      [&] {
+        using T = typename detail::first_input<Sigs>::type;
+        using Args = typename detail::member_args<decltype(&F::template operator()<T>)>::type;
+        if (std::tuple_size_v<Args> != static_cast<std::size_t>(d.layout->nargs())) {
+          throw PluginError("gufunc '" + d.name + "': the functor takes " +
+                            std::to_string(std::tuple_size_v<Args>) + " arguments but layout " +
+                            layout + " has " + std::to_string(d.layout->nargs()));
+        }
+        Loop l;
+        l.sig = sig_traits<Sigs>::signature();
+        l.impl[static_cast<int>(Family::host)].host = &detail::gu_loop<F, T>;
+        l.impl[static_cast<int>(Family::host)].data = g.get();
+        d.loops.push_back(std::move(l));
+      }(),
+      ...);
+  keep.push_back(std::move(g));
+  reg.add(std::move(d));
+}
+
+}  // namespace loom::def

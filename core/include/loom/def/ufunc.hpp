@@ -1,0 +1,156 @@
+// def::ufunc<F, Sigs...>(reg, name, doc): turns one elementwise functor into host loops, one per
+// signature, with NumPy's loop ABI. Contiguous data reaches a loop without per-element dispatch;
+// a functor marked `vectorize` runs on xsimd batches there, and strided data is gathered into
+// small contiguous buffers so that both paths give the same bits.
+#pragma once
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include <xsimd/xsimd.hpp>
+
+#include "loom/def/signature_of.hpp"
+#include "loom/registry.hpp"
+
+namespace loom::def {
+
+namespace detail {
+
+template <class T>
+constexpr bool simd_type = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template <class F, class R, class... A>
+constexpr bool use_simd = simd_functor<F> && simd_type<R> && (std::is_same_v<R, A> && ...);
+
+// out[i] = f(in[i]...) for contiguous operands.
+template <class F, class R, class... A, std::size_t... I>
+void contiguous(const F& f, char** args, std::int64_t n, std::index_sequence<I...>) {
+  R* out = reinterpret_cast<R*>(args[sizeof...(A)]);
+  if constexpr (use_simd<F, R, A...>) {
+    using B = xsimd::batch<R>;
+    constexpr std::int64_t L = B::size;
+    std::int64_t i = 0;
+    for (; i + L <= n; i += L) {
+      B r = f(B::load_unaligned(reinterpret_cast<const A*>(args[I]) + i)...);
+      r.store_unaligned(out + i);
+    }
+    if (i < n) {  // the tail goes through the same batch code, in a padded buffer
+      alignas(64) R buf[sizeof...(A) + 1][L] = {};
+      const std::int64_t rest = n - i;
+      ((std::memcpy(buf[I], reinterpret_cast<const A*>(args[I]) + i, rest * sizeof(R))), ...);
+      B r = f(B::load_aligned(buf[I])...);
+      r.store_aligned(buf[sizeof...(A)]);
+      std::memcpy(out + i, buf[sizeof...(A)], rest * sizeof(R));
+    }
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) {
+      out[i] = f(reinterpret_cast<const A*>(args[I])[i]...);
+    }
+  }
+}
+
+template <class F, class R, class... A, std::size_t... I>
+void strided(const F& f, char** args, std::int64_t n, const std::int64_t* steps,
+             std::index_sequence<I...> seq) {
+  constexpr int nin = sizeof...(A);
+  if constexpr (use_simd<F, R, A...>) {
+    constexpr std::int64_t kChunk = 256;
+    alignas(64) R buf[nin + 1][kChunk];
+    char* bufp[nin + 1];
+    for (int a = 0; a <= nin; ++a) bufp[a] = reinterpret_cast<char*>(buf[a]);
+    for (std::int64_t base = 0; base < n; base += kChunk) {
+      const std::int64_t m = std::min(kChunk, n - base);
+      ((void)[&] {
+        const char* p = args[I] + base * steps[I];
+        for (std::int64_t i = 0; i < m; ++i) std::memcpy(&buf[I][i], p + i * steps[I], sizeof(R));
+      }(), ...);
+      contiguous<F, R, A...>(f, bufp, m, seq);
+      char* o = args[nin] + base * steps[nin];
+      for (std::int64_t i = 0; i < m; ++i) std::memcpy(o + i * steps[nin], &buf[nin][i], sizeof(R));
+    }
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) {
+      *reinterpret_cast<R*>(args[nin] + i * steps[nin]) =
+          f(*reinterpret_cast<const A*>(args[I] + i * steps[I])...);
+    }
+  }
+}
+
+template <class F, class R, class... A>
+void host_loop(char** args, const std::int64_t* dims, const std::int64_t* steps, const void* data) {
+  const F& f = *static_cast<const F*>(data);
+  constexpr int nin = sizeof...(A);
+  auto seq = std::index_sequence_for<A...>{};
+  bool contig = steps[nin] == static_cast<std::int64_t>(sizeof(R));
+  std::size_t k = 0;
+  ((contig = contig && steps[k++] == static_cast<std::int64_t>(sizeof(A))), ...);
+  if (contig) {
+    contiguous<F, R, A...>(f, args, dims[0], seq);
+  } else {
+    strided<F, R, A...>(f, args, dims[0], steps, seq);
+  }
+}
+
+// Several outputs: the functor takes the inputs by value and the outputs by reference.
+template <class F, class In, class Out, std::size_t... I, std::size_t... O>
+void multi_loop_impl(const F& f, char** args, std::int64_t n, const std::int64_t* steps,
+                     std::index_sequence<I...>, std::index_sequence<O...>) {
+  constexpr int nin = sizeof...(I);
+  for (std::int64_t i = 0; i < n; ++i) {
+    f(*reinterpret_cast<const std::tuple_element_t<I, In>*>(args[I] + i * steps[I])...,
+      *reinterpret_cast<std::tuple_element_t<O, Out>*>(args[nin + O] + i * steps[nin + O])...);
+  }
+}
+
+template <class F, class Sig>
+void multi_loop(char** args, const std::int64_t* dims, const std::int64_t* steps,
+                const void* data) {
+  using T = sig_traits<Sig>;
+  multi_loop_impl<F, typename T::ins, typename T::outs_t>(
+      *static_cast<const F*>(data), args, dims[0], steps, std::make_index_sequence<T::nin>{},
+      std::make_index_sequence<T::nout>{});
+}
+
+template <class F, class Sig>
+struct loop_of;
+template <class F, class R, class... A>
+struct loop_of<F, R(A...)> {
+  static constexpr HostLoop value = &host_loop<F, R, A...>;
+};
+template <class F, class... O, class... A>
+struct loop_of<F, outs<O...>(A...)> {
+  static constexpr HostLoop value = &multi_loop<F, outs<O...>(A...)>;
+};
+
+template <class F>
+const F* instance() {
+  static const F f{};  // lives as long as the plugin (loaded RTLD_NODELETE)
+  return &f;
+}
+
+}  // namespace detail
+
+template <class F, class... Sigs>
+void ufunc(Registrar& reg, std::string name, std::string doc) {
+  static_assert(sizeof...(Sigs) > 0, "a ufunc needs at least one signature");
+  OpDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  d.kind = OpKind::ufunc;
+  using First = sig_traits<std::tuple_element_t<0, std::tuple<Sigs...>>>;
+  d.nin = First::nin;
+  d.nout = First::nout;
+  (
+      [&] {
+        Loop l;
+        l.sig = sig_traits<Sigs>::signature();
+        l.impl[static_cast<int>(Family::host)].host = detail::loop_of<F, Sigs>::value;
+        l.impl[static_cast<int>(Family::host)].data = detail::instance<F>();
+        d.loops.push_back(std::move(l));
+      }(),
+      ...);
+  reg.add(std::move(d));
+}
+
+}  // namespace loom::def

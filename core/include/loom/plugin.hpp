@@ -1,0 +1,34 @@
+// The one symbol a plugin or backend library exports: LOOM_PLUGIN(info) publishes a PluginInfo
+// whose first field is the ABI version, checked before anything else in it is used.
+#pragma once
+#include <cstdint>
+
+#include <boost/dll/alias.hpp>
+
+#include "loom/backend.hpp"
+#include "loom/registry.hpp"
+
+namespace loom {
+
+// Bump whenever PluginInfo, Backend, the call structs, OpDesc or the loop ABIs change.
+inline constexpr std::uint32_t kAbiVersion = 1;
+
+struct PluginInfo {
+  std::uint32_t abi_version;  // must stay first
+  const char* name;           // "math", "serial"
+  Family family;              // which loop slot its ops fill / which loops its backend runs
+  void (*register_ops)(Registrar& reg);  // null for a backend-only library
+  Backend* (*make_backend)();            // null for an ops-only library
+};
+
+}  // namespace loom
+
+// Exports `loom_plugin`, returning the library's PluginInfo.
+#define LOOM_PLUGIN(info_expr)                                             \
+  namespace {                                                              \
+  const ::loom::PluginInfo* loom_plugin_entry() {                          \
+    static const ::loom::PluginInfo info = info_expr;                      \
+    return &info;                                                          \
+  }                                                                        \
+  }                                                                        \
+  BOOST_DLL_ALIAS(loom_plugin_entry, loom_plugin)

@@ -1,0 +1,71 @@
+// N-operand strided iteration over a broadcast shape, in C order with adjacent dims coalesced:
+// the one place that walks memory for the host backends, casts and copies.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "loom/array.hpp"
+
+namespace loom {
+
+struct StridedIter {
+  Shape shape;                      // at least one dim; coalesced
+  std::vector<char*> base;          // one pointer per operand
+  std::vector<Shape> strides;       // strides[operand][dim], in bytes
+
+  // Operands must already have `shape` (broadcast views); a 0-d shape iterates once.
+  static StridedIter make(std::span<const Array> operands, const Shape& shape);
+  static StridedIter make(std::span<char* const> base, std::span<const Shape> strides,
+                          const Shape& shape);
+  int nargs() const { return static_cast<int>(base.size()); }
+  std::int64_t size() const { return shape_size(shape); }
+  std::int64_t inner() const { return shape.back(); }
+
+  // f(char** ptrs, std::int64_t count, const std::int64_t* steps) for every run of the innermost
+  // dimension that falls in the flat C-order range [begin, end).
+  template <class F>
+  void for_each_run(std::int64_t begin, std::int64_t end, F&& f) const;
+};
+
+// dst[...] = cast(src[...]) elementwise on the host; src is broadcast to dst's shape.
+void copy_cast(const Array& src, const Array& dst);
+// dst[...] = src[...] where mask[...] is true (all broadcast to dst's shape), casting src.
+void copy_where(const Array& src, const Array& dst, const Array& mask);
+
+template <class F>
+void StridedIter::for_each_run(std::int64_t begin, std::int64_t end, F&& f) const {
+  const int nd = static_cast<int>(shape.size());
+  const int na = nargs();
+  if (begin >= end) return;
+  std::vector<std::int64_t> idx(nd);
+  std::vector<char*> ptrs(base);
+  std::vector<std::int64_t> steps(na);
+  std::int64_t rem = begin;
+  for (int k = nd - 1; k >= 0; --k) {
+    idx[k] = shape[k] ? rem % shape[k] : 0;
+    rem = shape[k] ? rem / shape[k] : 0;
+  }
+  for (int a = 0; a < na; ++a) {
+    steps[a] = strides[a][nd - 1];
+    for (int k = 0; k < nd; ++k) ptrs[a] += idx[k] * strides[a][k];
+  }
+  std::int64_t pos = begin;
+  const std::int64_t n_in = shape[nd - 1];
+  while (pos < end) {
+    const std::int64_t count = std::min(n_in - idx[nd - 1], end - pos);
+    f(ptrs.data(), count, steps.data());
+    pos += count;
+    if (pos >= end) break;
+    // Advance to the start of the next row: carry through the outer dims.
+    for (int a = 0; a < na; ++a) ptrs[a] += (count - 0) * steps[a];
+    idx[nd - 1] += count;
+    for (int k = nd - 1; k > 0 && idx[k] == shape[k]; --k) {
+      idx[k] = 0;
+      ++idx[k - 1];
+      for (int a = 0; a < na; ++a) ptrs[a] += strides[a][k - 1] - shape[k] * strides[a][k];
+    }
+  }
+}
+
+}  // namespace loom

@@ -1,0 +1,152 @@
+// Parses gufunc layouts "(n,m),(m)->(n)" into NumPy's core-dimension tables and prints them back.
+#include "loom/layout.hpp"
+
+#include <cctype>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "loom/error.hpp"
+
+namespace loom {
+namespace {
+
+bool is_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+// Recursive descent over layout := args "->" args; args := arg ("," arg)*;
+// arg := "(" [dim ("," dim)*] ")"; dim := name | size. Error positions are where the parser
+// stood after the last token it accepted (before skipping whitespace).
+class LayoutReader {
+ public:
+  explicit LayoutReader(std::string_view s) : s_(s) {}
+
+  Layout read() {
+    layout_.nin = read_args("input");
+    if (!(peek() == '-' && pos_after_space() + 1 < s_.size() && s_[pos_after_space() + 1] == '>'))
+      fail("',' or '->'");
+    skip_space();
+    pos_ += 2;
+    layout_.nout = read_args("output");
+    if (peek() != '\0') fail("',' or end of layout");
+    return std::move(layout_);
+  }
+
+ private:
+  std::size_t pos_after_space() const {
+    std::size_t p = pos_;
+    while (p < s_.size() && std::isspace(static_cast<unsigned char>(s_[p]))) ++p;
+    return p;
+  }
+  // The next non-space character, or '\0' at the end; does not consume it.
+  char peek() const {
+    const std::size_t p = pos_after_space();
+    return p < s_.size() ? s_[p] : '\0';
+  }
+  void skip_space() { pos_ = pos_after_space(); }
+  void take() {
+    skip_space();
+    ++pos_;
+  }
+
+  [[noreturn]] void fail(const std::string& what) const { fail_at(pos_, "expected " + what); }
+  [[noreturn]] void fail_at(std::size_t at, const std::string& msg,
+                            const std::string& detail = "") const {
+    throw ParseError(msg + " at position " + std::to_string(at) + " in layout '" + std::string(s_) +
+                     "'" + detail);
+  }
+  void check_not_flexible() const {
+    if (peek() == '?') {
+      fail_at(pos_after_space(), "flexible dimensions ('?') are not supported",
+              "; register one gufunc per variant instead");
+    }
+  }
+
+  // One or more arguments separated by commas; returns how many.
+  int read_args(const char* role) {
+    int count = 0;
+    do {
+      if (count > 0) take();  // the ','
+      if (peek() != '(') fail("'(' starting an " + std::string(role) + " argument");
+      take();
+      read_arg();
+      ++count;
+    } while (peek() == ',');
+    return count;
+  }
+
+  // The dims of one argument, after its '(' up to and including its ')'.
+  void read_arg() {
+    layout_.core_offsets.push_back(static_cast<int>(layout_.core_dim_ixs.size()));
+    int ndims = 0;
+    if (peek() != ')') {
+      do {
+        if (ndims > 0) take();  // the ','
+        layout_.core_dim_ixs.push_back(read_dim());
+        ++ndims;
+        check_not_flexible();
+      } while (peek() == ',');
+    }
+    if (peek() != ')') fail(ndims ? "',' or ')'" : "a dimension name, a size or ')'");
+    take();
+    layout_.core_num_dims.push_back(ndims);
+  }
+
+  // A name or a fixed size; returns its index in dim_names, adding it on first appearance.
+  int read_dim() {
+    check_not_flexible();
+    const char c = peek();
+    if (!is_name_start(c) && !is_digit(c)) fail("a dimension name or size");
+    skip_space();
+    const std::size_t start = pos_;
+    std::string key;
+    std::int64_t size = -1;
+    if (is_name_start(c)) {
+      while (pos_ < s_.size() && is_name_char(s_[pos_])) ++pos_;
+      key = std::string(s_.substr(start, pos_ - start));
+    } else {
+      size = 0;
+      constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+      while (pos_ < s_.size() && is_digit(s_[pos_])) {
+        const int d = s_[pos_] - '0';
+        if (size > (kMax - d) / 10) fail_at(start, "fixed dimension size too large");
+        size = size * 10 + d;
+        ++pos_;
+      }
+      if (size == 0) fail_at(start, "fixed dimension size must be > 0, got 0");
+      key = std::to_string(size);  // canonical digits: "03" and "3" are one entry
+    }
+    for (std::size_t i = 0; i < layout_.dim_names.size(); ++i) {
+      if (layout_.dim_names[i] == key) return static_cast<int>(i);
+    }
+    layout_.dim_names.push_back(std::move(key));
+    layout_.dim_sizes.push_back(size);
+    return static_cast<int>(layout_.dim_names.size() - 1);
+  }
+
+  std::string_view s_;
+  std::size_t pos_ = 0;
+  Layout layout_;
+};
+
+}  // namespace
+
+Layout Layout::parse(std::string_view s) { return LayoutReader(s).read(); }
+
+std::string Layout::str() const {
+  std::string out;
+  for (int a = 0; a < nargs(); ++a) {
+    out += a == nin ? "->" : (a > 0 ? "," : "");
+    out += '(';
+    for (int d = 0; d < core_num_dims[a]; ++d) {
+      if (d) out += ',';
+      out += dim_names[core_dim_ixs[core_offsets[a] + d]];
+    }
+    out += ')';
+  }
+  return out;
+}
+
+}  // namespace loom

@@ -1,0 +1,83 @@
+// Reductions with NumPy's semantics: axis (one, several, all), keepdims, initial, identity.
+#include <algorithm>
+
+#include "call_common.hpp"
+#include "loom/exec.hpp"
+#include "loom/strided.hpp"
+
+namespace loom {
+
+Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
+  const OpDesc& op = *desc_;
+  const std::string who = "reduction '" + op.name + "'";
+  std::vector<const Array*> all{&x};
+  if (o.out) all.push_back(&*o.out);
+  const detail::Target t = detail::pick_target(*rt_, o.target, op, all);
+  const Loop& loop = detail::pick_loop(op, t.family, {x}, o.dtype, "", Casting::same_kind);
+  if (t.family != Family::host) {
+    throw LookupError(who + " on target '" + t.name +
+                      "': calls on device backends are not implemented yet");
+  }
+  const DType dt = loop.sig.outputs[0];
+  const int nd = x.ndim();
+  std::vector<bool> reduced(nd, o.axis.empty());
+  for (int a : o.axis) {
+    const int ax = a < 0 ? a + nd : a;
+    if (ax < 0 || ax >= nd) {
+      throw ValueError(who + ": axis " + std::to_string(a) +
+                       " is out of bounds for an array of dimension " + std::to_string(nd));
+    }
+    if (reduced[ax]) throw ValueError(who + ": axis " + std::to_string(a) + " given twice");
+    reduced[ax] = true;
+  }
+  Shape kept, final_shape;
+  std::int64_t count = 1;
+  for (int k = 0; k < nd; ++k) {
+    kept.push_back(reduced[k] ? 1 : x.shape()[k]);
+    if (reduced[k]) count *= x.shape()[k];
+    if (!reduced[k] || o.keepdims) final_shape.push_back(kept.back());
+  }
+  if (o.out) {
+    if (o.out->shape() != final_shape) {
+      throw ShapeError(who + ": out= has shape " + shape_str(o.out->shape()) +
+                       " but the result has shape " + shape_str(final_shape));
+    }
+    if (!can_cast(dt, o.out->dtype(), Casting::same_kind)) {
+      throw TypeError(who + ": cannot cast the result from " + std::string(name(dt)) +
+                      " to out= dtype " + std::string(name(o.out->dtype())) +
+                      " with casting rule 'same_kind'");
+    }
+  }
+  std::optional<double> start = o.initial ? o.initial : op.identity;
+  if (count == 0 && !start) {
+    throw ValueError(who + ": zero-size array to a reduction which has no identity; pass "
+                           "initial= to give the result for empty input");
+  }
+  Array res = empty(kept, dt);
+  const Array xin = detail::cast_input(x, dt);
+  if (start) {
+    copy_cast(Array(*start), res);
+    // An initial value joins the reduction like one more element (NumPy); identity needs no step.
+  } else {
+    // No identity (max, min): start from the first element of each reduced slice. Such ops are
+    // idempotent (max(a, a) == a), so reducing over the whole input afterwards is exact.
+    Array first = xin;
+    for (int k = nd - 1; k >= 0; --k) {
+      if (reduced[k]) first = first.slice(k, 0, 1);
+    }
+    copy_cast(first, res);
+  }
+  if (x.size() > 0) {
+    const Array ops[] = {res.broadcast_to(x.shape()), xin};
+    ReduceCall call{StridedIter::make(ops, x.shape()), &loop.impl[static_cast<int>(t.family)], dt};
+    t.backend->run_reduce(call, t.device);
+  }
+  Array shaped = res.reshape(final_shape);
+  if (o.out) {
+    copy_cast(shaped, *o.out);
+    return *o.out;
+  }
+  return shaped;
+}
+
+}  // namespace loom

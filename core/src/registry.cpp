@@ -1,0 +1,96 @@
+// Registrar validation and the all-or-nothing merge of a plugin's descriptors.
+#include "loom/registry.hpp"
+
+#include <mutex>
+
+#include "loom/error.hpp"
+
+namespace loom {
+
+void Registrar::add(OpDesc d) {
+  auto fail = [&](const std::string& why) {
+    throw PluginError("op '" + d.name + "' is malformed: " + why);
+  };
+  if (d.name.empty()) fail("empty name");
+  if (d.loops.empty()) fail("no loops");
+  if (d.kind == OpKind::gufunc && !d.layout) fail("a gufunc needs a layout");
+  if (d.layout && (d.layout->nin != d.nin || d.layout->nout != d.nout)) {
+    fail("layout " + d.layout->str() + " disagrees with nin=" + std::to_string(d.nin) +
+         ", nout=" + std::to_string(d.nout));
+  }
+  const int fam = static_cast<int>(family_);
+  for (const auto& l : d.loops) {
+    const int want_in = d.kind == OpKind::reduce ? 1 : d.nin;
+    if (static_cast<int>(l.sig.inputs.size()) != want_in ||
+        static_cast<int>(l.sig.outputs.size()) != d.nout) {
+      fail("signature " + l.sig.str() + " does not have " + std::to_string(want_in) +
+           " inputs and " + std::to_string(d.nout) + " outputs");
+    }
+    const LoopImpl& impl = l.impl[fam];
+    const bool ok = family_ == Family::host
+                        ? impl.host && (d.kind != OpKind::reduce || impl.fold)
+                        : impl.device && (d.kind != OpKind::reduce || impl.device_fold);
+    if (!ok) fail("signature " + l.sig.str() + " has no " + name(family_) + " loop");
+  }
+  for (const auto& s : staged_) {
+    if (s.name == d.name) fail("registered twice by the same plugin");
+  }
+  staged_.push_back(std::move(d));
+}
+
+void Registry::merge(Registrar& staged, const std::string& plugin) {
+  const int fam = static_cast<int>(staged.family());
+  std::unique_lock lock(mutex_);
+  std::vector<std::shared_ptr<const OpDesc>> merged;
+  for (auto& d : staged.staged()) {
+    auto it = ops_.find(d.name);
+    if (it == ops_.end()) {
+      d.plugins = plugin;
+      d.cache = std::make_shared<OpDesc::Cache>();
+      merged.push_back(std::make_shared<const OpDesc>(d));
+      continue;
+    }
+    const OpDesc& old = *it->second;
+    if (old.kind != d.kind || old.nin != d.nin || old.nout != d.nout ||
+        (old.layout ? old.layout->str() : "") != (d.layout ? d.layout->str() : "")) {
+      throw PluginError("plugin " + plugin + " registers op '" + d.name + "' as a " +
+                        name(d.kind) + " unlike the one from " + old.plugins);
+    }
+    OpDesc next = old;
+    next.cache = std::make_shared<OpDesc::Cache>();
+    next.plugins += ", " + plugin;
+    for (const auto& l : d.loops) {
+      Loop* match = nullptr;
+      for (auto& nl : next.loops) {
+        if (nl.sig == l.sig) match = &nl;
+      }
+      if (match && match->impl[fam].present()) {
+        throw PluginError("plugin " + plugin + " registers op '" + d.name + "' " + l.sig.str() +
+                          " for family " + name(staged.family()) + ", already registered by " +
+                          old.plugins + "; the plugin is refused");
+      }
+      if (match) {
+        match->impl[fam] = l.impl[fam];
+      } else {
+        next.loops.push_back(l);
+      }
+    }
+    merged.push_back(std::make_shared<const OpDesc>(std::move(next)));
+  }
+  for (auto& m : merged) ops_[m->name] = m;  // nothing threw: apply the whole plugin
+}
+
+std::shared_ptr<const OpDesc> Registry::find(const std::string& name) const {
+  std::shared_lock lock(mutex_);
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<const OpDesc>> Registry::list() const {
+  std::shared_lock lock(mutex_);
+  std::vector<std::shared_ptr<const OpDesc>> out;
+  for (const auto& [n, d] : ops_) out.push_back(d);
+  return out;
+}
+
+}  // namespace loom

@@ -1,0 +1,195 @@
+// Runtime construction (search path, loading), targets and op handles.
+#include "loom/runtime.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "loom/error.hpp"
+#include "runtime_impl.hpp"
+
+namespace loom {
+
+namespace {
+
+std::vector<std::string> split_path(const char* s) {
+  std::vector<std::string> out;
+  if (!s) return out;
+  std::string cur;
+  for (const char* p = s;; ++p) {
+    if (*p == ':' || *p == 0) {
+      if (!cur.empty()) out.push_back(cur);  // an empty entry would mean ".": never searched
+      cur.clear();
+      if (*p == 0) break;
+    } else {
+      cur += *p;
+    }
+  }
+  return out;
+}
+
+int env_threads() {
+  const char* s = std::getenv("LOOM_NUM_THREADS");
+  if (!s || !*s) return 0;
+  char* end = nullptr;
+  const long n = std::strtol(s, &end, 10);
+  if (*end != 0 || n < 1) {
+    throw ValueError(std::string("LOOM_NUM_THREADS must be a positive integer, got '") + s + "'");
+  }
+  return static_cast<int>(n);
+}
+
+// Targets loom knows about even when their backend library is absent, with that library's name.
+constexpr std::pair<const char*, const char*> kWellKnown[] = {
+    {"cpu", "libloom_serial.so"}, {"parallel", "libloom_tbb.so"}, {"cuda", "libloom_cuda.so"}};
+
+}  // namespace
+
+Runtime::Runtime(RuntimeOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->num_threads = options.num_threads > 0 ? options.num_threads : env_threads();
+  search_path_ = options.plugin_path;
+  if (options.use_default_path) {
+    if (search_path_.empty()) search_path_ = split_path(std::getenv("LOOM_PLUGIN_PATH"));
+    const std::string own = core_library_dir();
+    if (!own.empty()) search_path_.push_back((std::filesystem::path(own) / "loom").string());
+  }
+  const char* t = std::getenv("LOOM_TARGET");
+  default_target_ = t && *t ? t : "cpu";
+  // A file name found in an earlier folder shadows the same name later (like PATH).
+  std::vector<std::string> seen;
+  for (const auto& dir : search_path_) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    std::vector<std::filesystem::path> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string f = e.path().filename().string();
+      if (f.starts_with("libloom_") && f.ends_with(".so")) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      const std::string fname = f.filename().string();
+      if (std::find(seen.begin(), seen.end(), fname) != seen.end()) continue;
+      seen.push_back(fname);
+      std::lock_guard lock(impl_->mutex);
+      try {
+        impl_->records.push_back(load_plugin_library(f.string(), registry_, *impl_));
+      } catch (const Error& e) {
+        impl_->records.push_back(LoadedLibrary{f.string(), fname, Family::host, false, e.what()});
+      }
+    }
+  }
+}
+
+Runtime::~Runtime() = default;
+
+void Runtime::load_library(const std::string& path) {
+  std::lock_guard lock(impl_->mutex);
+  try {
+    impl_->records.push_back(load_plugin_library(path, registry_, *impl_));
+  } catch (const Error& e) {
+    impl_->records.push_back(LoadedLibrary{path, path, Family::host, false, e.what()});
+    throw;
+  }
+}
+
+std::vector<LoadedLibrary> Runtime::libraries() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->records;
+}
+
+std::vector<TargetInfo> Runtime::targets() const {
+  std::lock_guard lock(impl_->mutex);
+  std::vector<TargetInfo> out;
+  for (const auto& [t, lib] : kWellKnown) {
+    auto it = std::find_if(impl_->backends.begin(), impl_->backends.end(),
+                           [&](const auto& b) { return b->target() == t; });
+    if (it == impl_->backends.end()) {
+      out.push_back({t, "", false, std::string(lib) + " was not found on the search path", ""});
+    }
+  }
+  for (const auto& b : impl_->backends) {
+    const Availability a = b->availability();
+    out.push_back({b->target(), b->name(), a.ok, a.reason, b->describe()});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.target < y.target; });
+  return out;
+}
+
+std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) const {
+  const std::string t = target.empty() ? default_target_ : target;
+  std::string base = t;
+  int device = 0;
+  if (auto colon = t.find(':'); colon != std::string::npos) {
+    base = t.substr(0, colon);
+    const std::string idx = t.substr(colon + 1);
+    const bool digits = !idx.empty() && idx.size() < 6 &&
+                        std::all_of(idx.begin(), idx.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits) {
+      throw TargetError("target '" + t + "': the device index after ':' must be a number");
+    }
+    device = std::stoi(idx);
+  }
+  std::lock_guard lock(impl_->mutex);
+  for (const auto& b : impl_->backends) {
+    if (b->target() != base) continue;
+    const Availability a = b->availability();
+    if (!a.ok) throw TargetError("target '" + t + "' is unavailable: " + a.reason);
+    if (device >= b->device_count()) {
+      throw TargetError("target '" + t + "': device " + std::to_string(device) +
+                        " does not exist (" + std::to_string(b->device_count()) + " device(s))");
+    }
+    return {b.get(), device};
+  }
+  std::string known;
+  for (const auto& [w, lib] : kWellKnown) {
+    if (base == w) {
+      throw TargetError("target '" + t + "' is unavailable: its backend " + lib +
+                        " was not found on the plugin search path or failed to load");
+    }
+    known += std::string(known.empty() ? "" : ", ") + w;
+  }
+  for (const auto& b : impl_->backends) {
+    if (known.find(b->target()) == std::string::npos) known += ", " + b->target();
+  }
+  throw TargetError("unknown target '" + t + "'; known targets: " + known + " (cuda:N for device N)");
+}
+
+int Runtime::num_threads() const {
+  auto [b, d] = resolve_target("parallel");
+  return b->num_threads();
+}
+
+void Runtime::set_num_threads(int n) {
+  if (n < 1) throw ValueError("set_num_threads needs n >= 1, got " + std::to_string(n));
+  std::lock_guard lock(impl_->mutex);
+  impl_->num_threads = n;
+  for (auto& b : impl_->backends) b->set_num_threads(n);
+}
+
+Ufunc Runtime::ufunc(const std::string& name) const {
+  auto d = registry_.find(name);
+  if (!d || d->kind == OpKind::reduce) {
+    throw LookupError("no ufunc or gufunc named '" + name + "' is registered" +
+                      (d ? " (it is a reduction: use Runtime::reduce)" : "") +
+                      "; loom-info lists the registered ops");
+  }
+  Ufunc u;
+  u.rt_ = this;
+  u.desc_ = std::move(d);
+  return u;
+}
+
+Reduce Runtime::reduce(const std::string& name) const {
+  auto d = registry_.find(name);
+  if (!d || d->kind != OpKind::reduce) {
+    throw LookupError("no reduction named '" + name + "' is registered" +
+                      (d ? std::string(" (it is a ") + loom::name(d->kind) + ")" : "") +
+                      "; loom-info lists the registered ops");
+  }
+  Reduce r;
+  r.rt_ = this;
+  r.desc_ = std::move(d);
+  return r;
+}
+
+}  // namespace loom

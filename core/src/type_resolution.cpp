@@ -1,0 +1,95 @@
+// NumPy's linear_search_type_resolver, with NEP 50 weak scalars and a per-op cache.
+#include "loom/type_resolution.hpp"
+
+#include <mutex>
+
+#include "loom/error.hpp"
+
+namespace loom {
+
+namespace {
+
+// A weak Python-like scalar fits any loop dtype of its kind or a higher kind.
+bool weak_fits(DType scalar, DType loop) {
+  const Kind s = kind(scalar), l = kind(loop);
+  switch (s) {
+    case Kind::boolean: return true;
+    case Kind::signed_int:
+    case Kind::unsigned_int: return l != Kind::boolean;
+    case Kind::floating: return l == Kind::floating || l == Kind::complex;
+    case Kind::complex: return l == Kind::complex;
+  }
+  return false;
+}
+
+std::string key_of(const ResolveRequest& r, bool all_weak) {
+  std::string k(1, static_cast<char>('0' + static_cast<int>(r.family)));
+  for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+    k += static_cast<char>('a' + static_cast<int>(r.inputs[i]));
+    k += (!all_weak && r.weak[i]) ? 'w' : 's';
+  }
+  k += '|';
+  if (r.dtype) k += static_cast<char>('a' + static_cast<int>(*r.dtype));
+  k += '|' + r.signature + '|' + static_cast<char>('0' + static_cast<int>(r.casting));
+  return k;
+}
+
+std::string inputs_str(std::span<const DType> in) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < in.size(); ++i) s += (i ? ", " : "") + std::string(name(in[i]));
+  return s + ")";
+}
+
+}  // namespace
+
+int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
+  const int fam = static_cast<int>(r.family);
+  if (!op.has_family(r.family)) {
+    throw LookupError(std::string(name(op.kind)) + " '" + op.name + "' has no " + name(r.family) +
+                      " loops (it comes from " + op.plugins + "; load the plugin built for " +
+                      name(r.family) + " to run it there)");
+  }
+  // All-weak inputs (add(2.0, 3)) behave as their own dtypes, as NumPy does for Python scalars.
+  bool all_weak = true;
+  for (bool w : r.weak) all_weak = all_weak && w;
+  const std::string key = key_of(r, all_weak);
+  {
+    std::shared_lock lock(op.cache->mutex);
+    auto it = op.cache->map.find(key);
+    if (it != op.cache->map.end()) return it->second;
+  }
+  std::optional<Signature> exact;
+  if (!r.signature.empty()) exact = Signature::parse(r.signature);
+  // Inputs are matched with at most safe casting, as NumPy's resolver does.
+  const Casting in_cast = r.casting < Casting::safe ? r.casting : Casting::safe;
+  int found = -1;
+  for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
+    const Loop& l = op.loops[li];
+    if (!l.impl[fam].present()) continue;
+    if (exact && !(l.sig == *exact)) continue;
+    if (r.dtype && l.sig.outputs[0] != *r.dtype) continue;
+    bool ok = l.sig.inputs.size() == r.inputs.size();
+    for (std::size_t i = 0; ok && i < r.inputs.size(); ++i) {
+      if (exact) break;  // an explicit signature casts the inputs as asked (checked below)
+      ok = (!all_weak && r.weak[i]) ? weak_fits(r.inputs[i], l.sig.inputs[i])
+                                    : can_cast(r.inputs[i], l.sig.inputs[i], in_cast);
+    }
+    for (std::size_t i = 0; ok && exact && i < r.inputs.size(); ++i) {
+      ok = (r.weak[i] && !all_weak) || can_cast(r.inputs[i], l.sig.inputs[i], r.casting);
+    }
+    if (ok) found = li;
+  }
+  if (found < 0) {
+    std::string msg = std::string(name(op.kind)) + " '" + op.name + "' has no loop for input dtypes " +
+                      inputs_str(r.inputs) + " with casting '" + std::string(name(r.casting)) + "'";
+    if (r.dtype) msg += " and output dtype " + std::string(name(*r.dtype));
+    if (exact) msg += " matching signature " + exact->str();
+    msg += "; its signatures are: " + op.signatures();
+    throw TypeError(msg);
+  }
+  std::unique_lock lock(op.cache->mutex);
+  op.cache->map.emplace(key, found);
+  return found;
+}
+
+}  // namespace loom

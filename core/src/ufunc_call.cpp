@@ -1,0 +1,175 @@
+// Ufunc and gufunc calls with NumPy's semantics: broadcasting, casting to the resolved loop,
+// out=, where=, several outputs; gufunc core-dimension binding.
+#include <algorithm>
+
+#include "call_common.hpp"
+#include "loom/exec.hpp"
+#include "loom/strided.hpp"
+
+namespace loom {
+
+namespace {
+
+std::string who(const OpDesc& op) { return std::string(name(op.kind)) + " '" + op.name + "'"; }
+
+void check_counts(const OpDesc& op, const std::vector<Array>& inputs, const CallOptions& o) {
+  if (static_cast<int>(inputs.size()) != op.nin) {
+    throw ValueError(who(op) + " takes " + std::to_string(op.nin) + " input(s), got " +
+                     std::to_string(inputs.size()));
+  }
+  if (!o.out.empty() && static_cast<int>(o.out.size()) != op.nout) {
+    throw ValueError(who(op) + " has " + std::to_string(op.nout) + " output(s), out= gave " +
+                     std::to_string(o.out.size()));
+  }
+}
+
+// Fills out= arrays that were computed elsewhere (casting, where=).
+std::vector<Array> finish(const std::vector<detail::OutSlot>& slots, const CallOptions& o) {
+  std::vector<Array> res;
+  for (const auto& s : slots) {
+    if (s.out) {
+      if (o.where) {
+        copy_where(s.target, *s.out, *o.where);
+      } else {
+        copy_cast(s.target, *s.out);
+      }
+      res.push_back(*s.out);
+    } else {
+      res.push_back(s.target);
+    }
+  }
+  return res;
+}
+
+std::vector<Array> call_ufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
+                              const std::vector<Array>& inputs, const CallOptions& o) {
+  std::vector<Shape> shapes;
+  for (const auto& a : inputs) shapes.push_back(a.shape());
+  for (const auto& a : o.out) shapes.push_back(a.shape());
+  if (o.where) shapes.push_back(o.where->shape());
+  const Shape shape = broadcast_shapes(shapes);
+  std::vector<detail::OutSlot> slots;
+  for (int k = 0; k < op.nout; ++k) {
+    slots.push_back(detail::make_out_slot(op, k, loop.sig.outputs[k], shape,
+                                          o.out.empty() ? nullptr : &o.out[k], o.casting,
+                                          o.where.has_value()));
+  }
+  std::vector<Array> ins;
+  for (int i = 0; i < op.nin; ++i) ins.push_back(detail::cast_input(inputs[i], loop.sig.inputs[i]));
+  detail::resolve_overlap(ins, slots, /*identical_ok=*/true);
+  std::vector<Array> operands;
+  for (auto& a : ins) operands.push_back(a.broadcast_to(shape));
+  for (auto& s : slots) operands.push_back(s.target);
+  if (shape_size(shape) > 0) {
+    ElementwiseCall call{StridedIter::make(operands, shape),
+                         &loop.impl[static_cast<int>(t.family)]};
+    t.backend->run_elementwise(call, t.device);
+  }
+  return finish(slots, o);
+}
+
+std::vector<Array> call_gufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
+                               const std::vector<Array>& inputs, const CallOptions& o) {
+  const Layout& L = *op.layout;
+  std::vector<std::int64_t> dims = L.dim_sizes;
+  std::vector<int> bound_by(dims.size(), -1);
+  std::vector<Shape> loop_shapes;
+  auto bind = [&](const Array& a, int arg) {
+    const int nc = L.core_num_dims[arg];
+    if (a.ndim() < nc) {
+      throw ShapeError(who(op) + " with layout " + L.str() + ": argument " + std::to_string(arg) +
+                       " has " + std::to_string(a.ndim()) + " dimension(s) but needs at least " +
+                       std::to_string(nc) + " core dimension(s)");
+    }
+    for (int j = 0; j < nc; ++j) {
+      const int ix = L.core_dim_ixs[L.core_offsets[arg] + j];
+      const std::int64_t n = a.shape()[a.ndim() - nc + j];
+      if (dims[ix] < 0) {
+        dims[ix] = n;
+        bound_by[ix] = arg;
+      } else if (dims[ix] != n) {
+        const std::string from = bound_by[ix] < 0 ? "fixed by the layout"
+                                                  : "from argument " + std::to_string(bound_by[ix]);
+        throw ShapeError(who(op) + " with layout " + L.str() + ": core dimension '" +
+                         L.dim_names[ix] + "' is " + std::to_string(dims[ix]) + " (" + from +
+                         ") but " + std::to_string(n) + " in argument " + std::to_string(arg));
+      }
+    }
+    loop_shapes.emplace_back(a.shape().begin(), a.shape().end() - nc);
+  };
+  for (int i = 0; i < op.nin; ++i) bind(inputs[i], i);
+  for (int k = 0; k < static_cast<int>(o.out.size()); ++k) bind(o.out[k], op.nin + k);
+  const Shape loop_shape = broadcast_shapes(loop_shapes);
+  std::vector<detail::OutSlot> slots;
+  for (int k = 0; k < op.nout; ++k) {
+    const int arg = op.nin + k;
+    Shape full = loop_shape;
+    for (int j = 0; j < L.core_num_dims[arg]; ++j) {
+      const int ix = L.core_dim_ixs[L.core_offsets[arg] + j];
+      if (dims[ix] < 0) {
+        throw ValueError(who(op) + " with layout " + L.str() + ": output core dimension '" +
+                         L.dim_names[ix] + "' appears in no input; pass out= to give its size");
+      }
+      full.push_back(dims[ix]);
+    }
+    slots.push_back(detail::make_out_slot(op, k, loop.sig.outputs[k], full,
+                                          o.out.empty() ? nullptr : &o.out[k], o.casting,
+                                          o.where.has_value()));
+  }
+  if (o.where) throw ValueError(who(op) + ": where= is not supported for gufuncs (as in NumPy)");
+  std::vector<Array> ins;
+  for (int i = 0; i < op.nin; ++i) ins.push_back(detail::cast_input(inputs[i], loop.sig.inputs[i]));
+  // A gufunc reads other elements than the one it writes: any overlap needs a copy.
+  detail::resolve_overlap(ins, slots, /*identical_ok=*/false);
+  std::vector<const Array*> args;
+  for (auto& a : ins) args.push_back(&a);
+  for (auto& s : slots) args.push_back(&s.target);
+  std::vector<char*> base;
+  std::vector<Shape> outer_strides;
+  GufuncCall call{{}, dims, {}, &loop.impl[static_cast<int>(t.family)]};
+  const int nl = static_cast<int>(loop_shape.size());
+  for (int a = 0; a < static_cast<int>(args.size()); ++a) {
+    const Array& arr = *args[a];
+    const int nc = L.core_num_dims[a];
+    const int lead = arr.ndim() - nc;
+    Shape st(nl, 0);
+    for (int k = 0; k < lead; ++k) {
+      if (arr.shape()[k] != 1) st[nl - lead + k] = arr.strides()[k];
+    }
+    base.push_back(arr.data());
+    outer_strides.push_back(st);
+    for (int j = 0; j < nc; ++j) call.core_steps.push_back(arr.strides()[lead + j]);
+  }
+  call.outer = StridedIter::make(base, outer_strides, loop_shape);
+  if (shape_size(loop_shape) > 0) t.backend->run_gufunc(call, t.device);
+  return finish(slots, o);
+}
+
+}  // namespace
+
+std::vector<Array> Ufunc::call(const std::vector<Array>& inputs, const CallOptions& o) const {
+  const OpDesc& op = *desc_;
+  check_counts(op, inputs, o);
+  std::vector<const Array*> all;
+  for (const auto& a : inputs) all.push_back(&a);
+  for (const auto& a : o.out) all.push_back(&a);
+  if (o.where) all.push_back(&*o.where);
+  const detail::Target t = detail::pick_target(*rt_, o.target, op, all);
+  const Loop& loop = detail::pick_loop(op, t.family, inputs, o.dtype, o.signature, o.casting);
+  if (t.family != Family::host) {
+    throw LookupError(who(op) + " on target '" + t.name +
+                      "': calls on device backends are not implemented yet");
+  }
+  return op.kind == OpKind::gufunc ? call_gufunc(op, t, loop, inputs, o)
+                                   : call_ufunc(op, t, loop, inputs, o);
+}
+
+Array Ufunc::one(const std::vector<Array>& inputs, const CallOptions& o) const {
+  if (desc_->nout != 1) {
+    throw ValueError(who(*desc_) + " has " + std::to_string(desc_->nout) +
+                     " outputs; use .call(inputs) to get all of them");
+  }
+  return call(inputs, o)[0];
+}
+
+}  // namespace loom
