@@ -81,7 +81,7 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   }
   if (found < 0) {
     std::string msg = std::string(name(op.kind)) + " '" + op.name + "' has no loop for input dtypes " +
-                      inputs_str(r.inputs) + " with casting '" + std::string(name(r.casting)) + "'";
+                      inputs_str(r.inputs) + " with casting '" + std::string(name(in_cast)) + "'";
     if (r.dtype) msg += " and output dtype " + std::string(name(*r.dtype));
     if (exact) msg += " matching signature " + exact->str();
     msg += "; its signatures are: " + op.signatures();

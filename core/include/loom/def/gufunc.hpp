@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loom/def/ufunc.hpp"
+#include "loom/error.hpp"
 #include "loom/view.hpp"
 
 namespace loom::def {
@@ -79,6 +80,12 @@ void gu_loop(char** args, const std::int64_t* dims, const std::int64_t* steps, c
                         std::make_index_sequence<std::tuple_size_v<Args>>{});
 }
 
+// The core-dim count of each functor parameter, to check against the layout at registration.
+template <class Args, std::size_t... I>
+std::vector<int> ranks_of(std::index_sequence<I...>) {
+  return {arg_rank<std::remove_cvref_t<std::tuple_element_t<I, Args>>>::value...};
+}
+
 template <class Sig>
 struct first_input;
 template <class R, class A0, class... A>
@@ -111,6 +118,12 @@ void gufunc(Registrar& reg, std::string name, const std::string& layout, std::st
           throw PluginError("gufunc '" + d.name + "': the functor takes " +
                             std::to_string(std::tuple_size_v<Args>) + " arguments but layout " +
                             layout + " has " + std::to_string(d.layout->nargs()));
+        }
+        const auto ranks =
+            detail::ranks_of<Args>(std::make_index_sequence<std::tuple_size_v<Args>>{});
+        if (ranks != d.layout->core_num_dims) {
+          throw PluginError("gufunc '" + d.name + "': the functor's views do not have the core " +
+                            "dimension counts of layout " + layout);
         }
         Loop l;
         l.sig = sig_traits<Sigs>::signature();
