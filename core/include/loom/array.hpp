@@ -14,10 +14,12 @@
 #include "loom/device.hpp"
 #include "loom/dtype.hpp"
 #include "loom/error.hpp"
+#include "loom/small_vector.hpp"
 
 namespace loom {
 
-using Shape = std::vector<std::int64_t>;
+// Inline storage for 6 dims: shapes and strides of small calls stay off the heap.
+using Shape = SmallVec<std::int64_t, 6>;
 
 std::string shape_str(std::span<const std::int64_t> s);  // "(3, 4)" as NumPy prints it
 std::int64_t shape_size(std::span<const std::int64_t> s);

@@ -15,27 +15,29 @@ namespace loom {
 struct RuntimeOptions {
   // Folders searched for libloom_*.so, in order. Empty: LOOM_PLUGIN_PATH (':'-separated), then
   // <folder of libloom>/loom. The current directory is never searched.
-  std::vector<std::string> plugin_path;
+  std::vector<std::string> plugin_path{};
   bool use_default_path = true;  // false: only plugin_path (tests of broken plugins)
   int num_threads = 0;           // for parallel backends; 0: LOOM_NUM_THREADS or all cores
 };
 
 struct CallOptions {
-  std::string target;  // "" = the runtime's default (LOOM_TARGET, else "cpu")
-  std::vector<Array> out;  // given outputs (NumPy's out=), one per output or empty
-  std::optional<Array> where;
-  std::optional<DType> dtype;  // pick the loop whose output has this dtype
-  std::string signature;       // pick exactly this loop, "float64(float64,float64)"
+  // Members have {} initializers so that designated initializers ({.target = "cuda"}) do not
+  // trip GCC 12's -Wmissing-field-initializers.
+  std::string target{};  // "" = the runtime's default (LOOM_TARGET, else "cpu")
+  std::vector<Array> out{};  // given outputs (NumPy's out=), one per output or empty
+  std::optional<Array> where{};
+  std::optional<DType> dtype{};  // pick the loop whose output has this dtype
+  std::string signature{};       // pick exactly this loop, "float64(float64,float64)"
   Casting casting = Casting::same_kind;
 };
 
 struct ReduceOptions {
-  std::string target;
-  std::vector<int> axis;  // empty: all axes (NumPy's axis=None)
+  std::string target{};
+  std::vector<int> axis{};  // empty: all axes (NumPy's axis=None)
   bool keepdims = false;
-  std::optional<double> initial;
-  std::optional<Array> out;
-  std::optional<DType> dtype;
+  std::optional<double> initial{};
+  std::optional<Array> out{};
+  std::optional<DType> dtype{};
 };
 
 struct LoadedLibrary {

@@ -38,15 +38,19 @@ void StridedIter::for_each_run(std::int64_t begin, std::int64_t end, F&& f) cons
   const int nd = static_cast<int>(shape.size());
   const int na = nargs();
   if (begin >= end) return;
-  std::vector<std::int64_t> idx(nd);
-  std::vector<char*> ptrs(base);
-  std::vector<std::int64_t> steps(na);
+  // Fixed-size state: this runs on every call, and small calls must not touch the heap.
+  constexpr int kMaxArgs = 32, kMaxDims = 64;
+  if (na > kMaxArgs || nd > kMaxDims) throw ValueError("too many operands or dimensions");
+  std::int64_t idx[kMaxDims];
+  char* ptrs[kMaxArgs];
+  std::int64_t steps[kMaxArgs];
   std::int64_t rem = begin;
   for (int k = nd - 1; k >= 0; --k) {
     idx[k] = shape[k] ? rem % shape[k] : 0;
     rem = shape[k] ? rem / shape[k] : 0;
   }
   for (int a = 0; a < na; ++a) {
+    ptrs[a] = base[a];
     steps[a] = strides[a][nd - 1];
     for (int k = 0; k < nd; ++k) ptrs[a] += idx[k] * strides[a][k];
   }
@@ -54,11 +58,11 @@ void StridedIter::for_each_run(std::int64_t begin, std::int64_t end, F&& f) cons
   const std::int64_t n_in = shape[nd - 1];
   while (pos < end) {
     const std::int64_t count = std::min(n_in - idx[nd - 1], end - pos);
-    f(ptrs.data(), count, steps.data());
+    f(static_cast<char**>(ptrs), count, static_cast<const std::int64_t*>(steps));
     pos += count;
     if (pos >= end) break;
     // Advance to the start of the next row: carry through the outer dims.
-    for (int a = 0; a < na; ++a) ptrs[a] += (count - 0) * steps[a];
+    for (int a = 0; a < na; ++a) ptrs[a] += count * steps[a];
     idx[nd - 1] += count;
     for (int k = nd - 1; k > 0 && idx[k] == shape[k]; --k) {
       idx[k] = 0;
