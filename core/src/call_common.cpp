@@ -6,7 +6,7 @@
 namespace loom::detail {
 
 Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& op,
-                   const std::vector<const Array*>& arrays) {
+                   std::span<const Array* const> arrays) {
   auto [backend, device] = rt.resolve_target(target);
   const std::string tname = target.empty() ? rt.default_target() : target;
   const Family fam = backend->family();
@@ -26,17 +26,17 @@ Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& o
   return {backend, device, fam, tname};
 }
 
-const Loop& pick_loop(const OpDesc& op, Family family, const std::vector<Array>& inputs,
+const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
                       std::optional<DType> dtype, const std::string& signature, Casting casting) {
-  std::vector<DType> dts;
-  std::vector<char> weak;
+  SmallVec<DType, 8> dts;
+  SmallVec<char, 8> weak;
   for (const auto& a : inputs) {
     dts.push_back(a.dtype());
     weak.push_back(a.weak());
   }
-  bool wk[16] = {};
-  for (std::size_t i = 0; i < weak.size() && i < 16; ++i) wk[i] = weak[i];
-  ResolveRequest r{family, dts, std::span<const bool>(wk, weak.size()), dtype, signature, casting};
+  ResolveRequest r{family, std::span<const DType>(dts.data(), dts.size()),
+                   std::span<const bool>(reinterpret_cast<const bool*>(weak.data()), weak.size()),
+                   dtype, signature, casting};
   return op.loops[resolve_loop(op, r)];
 }
 
@@ -60,8 +60,7 @@ OutSlot make_out_slot(const OpDesc& op, int k, DType loop_dtype, const Shape& sh
   return {empty(shape, loop_dtype), *given};
 }
 
-void resolve_overlap(std::vector<Array>& inputs, const std::vector<OutSlot>& outs,
-                     bool identical_ok) {
+void resolve_overlap(Arrays& inputs, const OutSlots& outs, bool identical_ok) {
   for (auto& in : inputs) {
     for (const auto& o : outs) {
       const Array& t = o.target;

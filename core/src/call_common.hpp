@@ -1,6 +1,7 @@
 // Steps every call shares: target and device checks, loop choice, input casts, outputs (out=,
 // casting back, overlap with inputs). Internal to the core.
 #pragma once
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,10 @@ struct Target {
 };
 
 Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& op,
-                   const std::vector<const Array*>& arrays);
+                   std::span<const Array* const> arrays);
 
 // Loop for these inputs (after argument-count checks).
-const Loop& pick_loop(const OpDesc& op, Family family, const std::vector<Array>& inputs,
+const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
                       std::optional<DType> dtype, const std::string& signature, Casting casting);
 
 // Input cast to the loop's dtype (a host copy when it differs).
@@ -37,7 +38,8 @@ OutSlot make_out_slot(const OpDesc& op, int k, DType loop_dtype, const Shape& sh
 
 // Replaces inputs that share memory with an output (other than an identical view, when
 // `identical_ok`) by copies, so results are as if the inputs were read first (NumPy's rule).
-void resolve_overlap(std::vector<Array>& inputs, const std::vector<OutSlot>& outs,
-                     bool identical_ok);
+using Arrays = SmallVec<Array, 4>;
+using OutSlots = SmallVec<OutSlot, 2>;
+void resolve_overlap(Arrays& inputs, const OutSlots& outs, bool identical_ok);
 
 }  // namespace loom::detail

@@ -10,10 +10,10 @@ namespace loom {
 Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
   const OpDesc& op = *desc_;
   const std::string who = "reduction '" + op.name + "'";
-  std::vector<const Array*> all{&x};
-  if (o.out) all.push_back(&*o.out);
-  const detail::Target t = detail::pick_target(*rt_, o.target, op, all);
-  const Loop& loop = detail::pick_loop(op, t.family, {x}, o.dtype, "", Casting::same_kind);
+  const Array* all[2] = {&x, o.out ? &*o.out : nullptr};
+  const detail::Target t = detail::pick_target(*rt_, o.target, op, std::span(all, o.out ? 2 : 1));
+  const Loop& loop =
+      detail::pick_loop(op, t.family, std::span(&x, 1), o.dtype, "", Casting::same_kind);
   if (t.family != Family::host) {
     throw LookupError(who + " on target '" + t.name +
                       "': calls on device backends are not implemented yet");

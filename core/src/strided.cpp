@@ -8,9 +8,9 @@ namespace loom {
 StridedIter StridedIter::make(std::span<char* const> base, std::span<const Shape> strides,
                               const Shape& shape) {
   StridedIter it;
-  it.base.assign(base.begin(), base.end());
+  it.base = SmallVec<char*, 4>(base.begin(), base.end());
   const int na = static_cast<int>(base.size());
-  it.strides.assign(na, {});
+  it.strides.assign(na, Shape{});
   // Drop size-1 dims, then merge dim k into k+1 when every operand steps through them as one.
   for (std::size_t k = 0; k < shape.size(); ++k) {
     if (shape[k] == 1) continue;
@@ -34,8 +34,8 @@ StridedIter StridedIter::make(std::span<char* const> base, std::span<const Shape
 }
 
 StridedIter StridedIter::make(std::span<const Array> operands, const Shape& shape) {
-  std::vector<char*> base;
-  std::vector<Shape> strides;
+  SmallVec<char*, 4> base;
+  SmallVec<Shape, 4> strides;
   for (const auto& op : operands) {
     if (op.shape() != shape) {
       throw ShapeError("internal: operand " + op.str() + " not broadcast to " + shape_str(shape));

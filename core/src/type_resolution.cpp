@@ -22,6 +22,19 @@ bool weak_fits(DType scalar, DType loop) {
   return false;
 }
 
+// Key without overrides: family, casting, then 5 bits (dtype, weak) per input; 0 if too many.
+std::uint64_t plain_key(const ResolveRequest& r, bool all_weak) {
+  if (r.dtype || !r.signature.empty() || r.inputs.size() > 11) return 0;
+  std::uint64_t k = 1 + static_cast<std::uint64_t>(r.family) * 2 +
+                    static_cast<std::uint64_t>(r.casting) * 4;
+  for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+    const std::uint64_t v =
+        static_cast<std::uint64_t>(r.inputs[i]) * 2 + ((!all_weak && r.weak[i]) ? 1 : 0);
+    k |= v << (5 + 5 * i);
+  }
+  return k;
+}
+
 std::string key_of(const ResolveRequest& r, bool all_weak) {
   std::string k(1, static_cast<char>('0' + static_cast<int>(r.family)));
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
@@ -52,11 +65,17 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   // All-weak inputs (add(2.0, 3)) behave as their own dtypes, as NumPy does for Python scalars.
   bool all_weak = true;
   for (bool w : r.weak) all_weak = all_weak && w;
-  const std::string key = key_of(r, all_weak);
+  const std::uint64_t pkey = plain_key(r, all_weak);
+  const std::string key = pkey ? std::string() : key_of(r, all_weak);
   {
     std::shared_lock lock(op.cache->mutex);
-    auto it = op.cache->map.find(key);
-    if (it != op.cache->map.end()) return it->second;
+    if (pkey) {
+      auto it = op.cache->plain.find(pkey);
+      if (it != op.cache->plain.end()) return it->second;
+    } else {
+      auto it = op.cache->map.find(key);
+      if (it != op.cache->map.end()) return it->second;
+    }
   }
   std::optional<Signature> exact;
   if (!r.signature.empty()) exact = Signature::parse(r.signature);
@@ -88,7 +107,11 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
     throw TypeError(msg);
   }
   std::unique_lock lock(op.cache->mutex);
-  op.cache->map.emplace(key, found);
+  if (pkey) {
+    op.cache->plain.emplace(pkey, found);
+  } else {
+    op.cache->map.emplace(key, found);
+  }
   return found;
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 std::string who(const OpDesc& op) { return std::string(name(op.kind)) + " '" + op.name + "'"; }
 
-void check_counts(const OpDesc& op, const std::vector<Array>& inputs, const CallOptions& o) {
+void check_counts(const OpDesc& op, std::span<const Array> inputs, const CallOptions& o) {
   if (static_cast<int>(inputs.size()) != op.nin) {
     throw ValueError(who(op) + " takes " + std::to_string(op.nin) + " input(s), got " +
                      std::to_string(inputs.size()));
@@ -24,8 +24,8 @@ void check_counts(const OpDesc& op, const std::vector<Array>& inputs, const Call
 }
 
 // Fills out= arrays that were computed elsewhere (casting, where=).
-std::vector<Array> finish(const std::vector<detail::OutSlot>& slots, const CallOptions& o) {
-  std::vector<Array> res;
+detail::Arrays finish(const detail::OutSlots& slots, const CallOptions& o) {
+  detail::Arrays res;
   for (const auto& s : slots) {
     if (s.out) {
       if (o.where) {
@@ -41,35 +41,35 @@ std::vector<Array> finish(const std::vector<detail::OutSlot>& slots, const CallO
   return res;
 }
 
-std::vector<Array> call_ufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
-                              const std::vector<Array>& inputs, const CallOptions& o) {
-  std::vector<Shape> shapes;
+detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
+                          std::span<const Array> inputs, const CallOptions& o) {
+  SmallVec<Shape, 4> shapes;
   for (const auto& a : inputs) shapes.push_back(a.shape());
   for (const auto& a : o.out) shapes.push_back(a.shape());
   if (o.where) shapes.push_back(o.where->shape());
-  const Shape shape = broadcast_shapes(shapes);
-  std::vector<detail::OutSlot> slots;
+  const Shape shape = broadcast_shapes(std::span<const Shape>(shapes.data(), shapes.size()));
+  detail::OutSlots slots;
   for (int k = 0; k < op.nout; ++k) {
     slots.push_back(detail::make_out_slot(op, k, loop.sig.outputs[k], shape,
                                           o.out.empty() ? nullptr : &o.out[k], o.casting,
                                           o.where.has_value()));
   }
-  std::vector<Array> ins;
+  detail::Arrays ins;
   for (int i = 0; i < op.nin; ++i) ins.push_back(detail::cast_input(inputs[i], loop.sig.inputs[i]));
   detail::resolve_overlap(ins, slots, /*identical_ok=*/true);
-  std::vector<Array> operands;
+  detail::Arrays operands;
   for (auto& a : ins) operands.push_back(a.broadcast_to(shape));
   for (auto& s : slots) operands.push_back(s.target);
   if (shape_size(shape) > 0) {
-    ElementwiseCall call{StridedIter::make(operands, shape),
+    ElementwiseCall call{StridedIter::make(std::span<const Array>(operands.data(), operands.size()), shape),
                          &loop.impl[static_cast<int>(t.family)]};
     t.backend->run_elementwise(call, t.device);
   }
   return finish(slots, o);
 }
 
-std::vector<Array> call_gufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
-                               const std::vector<Array>& inputs, const CallOptions& o) {
+detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
+                           std::span<const Array> inputs, const CallOptions& o) {
   const Layout& L = *op.layout;
   std::vector<std::int64_t> dims = L.dim_sizes;
   std::vector<int> bound_by(dims.size(), -1);
@@ -100,7 +100,7 @@ std::vector<Array> call_gufunc(const OpDesc& op, const detail::Target& t, const 
   for (int i = 0; i < op.nin; ++i) bind(inputs[i], i);
   for (int k = 0; k < static_cast<int>(o.out.size()); ++k) bind(o.out[k], op.nin + k);
   const Shape loop_shape = broadcast_shapes(loop_shapes);
-  std::vector<detail::OutSlot> slots;
+  detail::OutSlots slots;
   for (int k = 0; k < op.nout; ++k) {
     const int arg = op.nin + k;
     Shape full = loop_shape;
@@ -117,15 +117,15 @@ std::vector<Array> call_gufunc(const OpDesc& op, const detail::Target& t, const 
                                           o.where.has_value()));
   }
   if (o.where) throw ValueError(who(op) + ": where= is not supported for gufuncs (as in NumPy)");
-  std::vector<Array> ins;
+  detail::Arrays ins;
   for (int i = 0; i < op.nin; ++i) ins.push_back(detail::cast_input(inputs[i], loop.sig.inputs[i]));
   // A gufunc reads other elements than the one it writes: any overlap needs a copy.
   detail::resolve_overlap(ins, slots, /*identical_ok=*/false);
   std::vector<const Array*> args;
   for (auto& a : ins) args.push_back(&a);
   for (auto& s : slots) args.push_back(&s.target);
-  std::vector<char*> base;
-  std::vector<Shape> outer_strides;
+  SmallVec<char*, 4> base;
+  SmallVec<Shape, 4> outer_strides;
   GufuncCall call{{}, dims, {}, &loop.impl[static_cast<int>(t.family)]};
   const int nl = static_cast<int>(loop_shape.size());
   for (int a = 0; a < static_cast<int>(args.size()); ++a) {
@@ -140,21 +140,24 @@ std::vector<Array> call_gufunc(const OpDesc& op, const detail::Target& t, const 
     outer_strides.push_back(st);
     for (int j = 0; j < nc; ++j) call.core_steps.push_back(arr.strides()[lead + j]);
   }
-  call.outer = StridedIter::make(base, outer_strides, loop_shape);
+  call.outer = StridedIter::make(std::span<char* const>(base.data(), base.size()),
+                                 std::span<const Shape>(outer_strides.data(), outer_strides.size()),
+                                 loop_shape);
   if (shape_size(loop_shape) > 0) t.backend->run_gufunc(call, t.device);
   return finish(slots, o);
 }
 
 }  // namespace
 
-std::vector<Array> Ufunc::call(const std::vector<Array>& inputs, const CallOptions& o) const {
+SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& o) const {
   const OpDesc& op = *desc_;
   check_counts(op, inputs, o);
-  std::vector<const Array*> all;
+  SmallVec<const Array*, 8> all;
   for (const auto& a : inputs) all.push_back(&a);
   for (const auto& a : o.out) all.push_back(&a);
   if (o.where) all.push_back(&*o.where);
-  const detail::Target t = detail::pick_target(*rt_, o.target, op, all);
+  const detail::Target t =
+      detail::pick_target(*rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()));
   const Loop& loop = detail::pick_loop(op, t.family, inputs, o.dtype, o.signature, o.casting);
   if (t.family != Family::host) {
     throw LookupError(who(op) + " on target '" + t.name +
@@ -164,12 +167,17 @@ std::vector<Array> Ufunc::call(const std::vector<Array>& inputs, const CallOptio
                                    : call_ufunc(op, t, loop, inputs, o);
 }
 
-Array Ufunc::one(const std::vector<Array>& inputs, const CallOptions& o) const {
+std::vector<Array> Ufunc::call(const std::vector<Array>& inputs, const CallOptions& o) const {
+  auto r = run(inputs, o);
+  return std::vector<Array>(r.begin(), r.end());
+}
+
+Array Ufunc::one(std::initializer_list<Array> inputs, const CallOptions& o) const {
   if (desc_->nout != 1) {
     throw ValueError(who(*desc_) + " has " + std::to_string(desc_->nout) +
                      " outputs; use .call(inputs) to get all of them");
   }
-  return call(inputs, o)[0];
+  return run(std::span<const Array>(inputs.begin(), inputs.size()), o)[0];
 }
 
 }  // namespace loom

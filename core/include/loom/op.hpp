@@ -69,7 +69,8 @@ struct OpDesc {
   // descriptor is immutable once registered; a merge makes a new one with a fresh cache.
   struct Cache {
     std::shared_mutex mutex;
-    std::unordered_map<std::string, int> map;
+    std::unordered_map<std::uint64_t, int> plain;  // no dtype=/signature= override
+    std::unordered_map<std::string, int> map;      // with an override
   };
   std::shared_ptr<Cache> cache = std::make_shared<Cache>();
 };

@@ -2,7 +2,9 @@
 // a call by name and target into a backend call with NumPy's semantics.
 #pragma once
 #include <memory>
+#include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -74,7 +76,8 @@ class Ufunc {
 
  private:
   friend class Runtime;
-  Array one(const std::vector<Array>& inputs, const CallOptions& o) const;
+  Array one(std::initializer_list<Array> inputs, const CallOptions& o) const;
+  SmallVec<Array, 4> run(std::span<const Array> inputs, const CallOptions& o) const;
   const Runtime* rt_;
   std::shared_ptr<const OpDesc> desc_;
 };

@@ -10,9 +10,9 @@
 namespace loom {
 
 struct StridedIter {
-  Shape shape;                      // at least one dim; coalesced
-  std::vector<char*> base;          // one pointer per operand
-  std::vector<Shape> strides;       // strides[operand][dim], in bytes
+  Shape shape;                 // at least one dim; coalesced
+  SmallVec<char*, 4> base;     // one pointer per operand
+  SmallVec<Shape, 4> strides;  // strides[operand][dim], in bytes
 
   // Operands must already have `shape` (broadcast views); a 0-d shape iterates once.
   static StridedIter make(std::span<const Array> operands, const Shape& shape);
