@@ -8,7 +8,9 @@ function(loom_add_plugin name)
   target_link_options(${name} PRIVATE -Wl,--no-undefined)
   set_target_properties(${name} PROPERTIES PREFIX "lib" CXX_VISIBILITY_PRESET hidden
                                            CUDA_VISIBILITY_PRESET hidden)
-  if(DEFINED LOOM_PLUGIN_DIR)
-    set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${LOOM_PLUGIN_DIR})
+  if(DEFINED LOOM_PLUGIN_DIR)  # in loom's own tree: build beside libloom, install with it
+    set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${LOOM_PLUGIN_DIR}
+                                             INSTALL_RPATH "$ORIGIN/..")
+    install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/loom)
   endif()
 endfunction()
