@@ -40,7 +40,10 @@ Shape broadcast_shapes(std::span<const Shape> shapes) {
         continue;
       }
       std::string msg = "shapes do not broadcast:";
-      for (const auto& t : shapes) msg += " " + shape_str(t);
+      for (const auto& t : shapes) {
+        msg += ' ';
+        msg += shape_str(t);
+      }
       throw ShapeError(msg + " (axis sizes must match or be 1)");
     }
   }

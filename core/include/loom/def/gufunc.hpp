@@ -32,6 +32,10 @@ template <class C, class R, class... P>
 struct member_args<R (C::*)(P...) const> {
   using type = std::tuple<P...>;
 };
+template <class C, class R, class... P>
+struct member_args<R (C::*)(P...) const noexcept> {
+  using type = std::tuple<P...>;
+};
 
 // What a gufunc loop needs besides its pointers: the functor and each argument's core dims.
 template <class F>

@@ -25,10 +25,24 @@ T pairwise(const F& f, const T* x, std::int64_t n) {
   }
   if (n <= kFoldBlock) {
     T r[kFoldLanes];
-    for (std::int64_t j = 0; j < kFoldLanes; ++j) r[j] = x[j];
     std::int64_t i = kFoldLanes;
-    for (; i + kFoldLanes <= n; i += kFoldLanes) {
-      for (std::int64_t j = 0; j < kFoldLanes; ++j) r[j] = f(r[j], x[i + j]);
+    if constexpr (simd_functor<F> && simd_type<T>) {
+      // Lane j of the batches holds accumulator j: the same order as the scalar loop below, so
+      // the bits do not depend on the SIMD width (GCC cannot vectorize NaN-aware max/min itself).
+      using B = xsimd::batch<T>;
+      constexpr std::int64_t L = B::size, M = kFoldLanes / B::size;
+      static_assert(kFoldLanes % B::size == 0);
+      B acc[M];
+      for (std::int64_t m = 0; m < M; ++m) acc[m] = B::load_unaligned(x + m * L);
+      for (; i + kFoldLanes <= n; i += kFoldLanes) {
+        for (std::int64_t m = 0; m < M; ++m) acc[m] = f(acc[m], B::load_unaligned(x + i + m * L));
+      }
+      for (std::int64_t m = 0; m < M; ++m) acc[m].store_unaligned(r + m * L);
+    } else {
+      for (std::int64_t j = 0; j < kFoldLanes; ++j) r[j] = x[j];
+      for (; i + kFoldLanes <= n; i += kFoldLanes) {
+        for (std::int64_t j = 0; j < kFoldLanes; ++j) r[j] = f(r[j], x[i + j]);
+      }
     }
     for (std::int64_t w = kFoldLanes / 2; w > 0; w /= 2) {  // tree over the lanes
       for (std::int64_t j = 0; j < w; ++j) r[j] = f(r[j], r[j + w]);

@@ -8,7 +8,13 @@
 #include <string>
 #include <utility>
 
+// GCC 12 warns "may be used uninitialized" inside its own AVX-512 intrinsics wherever xsimd's
+// math is inlined (GCC bug 105593); the warning is attributed to the intrinsics header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <xsimd/xsimd.hpp>
+#pragma GCC diagnostic pop
 
 #include "loom/def/signature_of.hpp"
 #include "loom/registry.hpp"

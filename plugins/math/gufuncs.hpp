@@ -1,0 +1,147 @@
+// The math plugin's generalized ufuncs (sum_row, dot, matmul): functors called once per instance
+// with a View per operand, for g++ and nvcc alike. Sums run in an order fixed by the lengths alone.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "functors.hpp"
+#include "loom/hd.hpp"
+#include "loom/view.hpp"
+
+namespace loom::math {
+
+namespace detail {
+
+// a*b + c, fused wherever the hardware has FMA: written out rather than left to the compiler's
+// contraction, so that every loop shape (vectorized or not, contiguous or strided) rounds alike.
+template <class T>
+LOOM_HD T madd(T a, T b, T c) {
+#if defined(__CUDA_ARCH__) || defined(__FMA__)
+  if constexpr (std::is_floating_point_v<T>) return std::fma(a, b, c);
+#endif
+  return add(mul(a, b), c);
+}
+
+// x[i] of a vector given by a byte stride; kContig fixes the stride to sizeof(T) at compile time
+// so that the contiguous case vectorizes.
+template <class T, bool kContig>
+struct Vec {
+  const char* p;
+  std::int64_t s;
+  LOOM_HD T operator[](std::int64_t i) const {
+    const std::int64_t step = kContig ? static_cast<std::int64_t>(sizeof(T)) : s;
+    return *reinterpret_cast<const T*>(p + i * step);
+  }
+};
+
+// The steps cascade_sum takes: acc + x[i], and acc + x[i] * y[i].
+template <class T, class X>
+struct SumStep {
+  X x;
+  LOOM_HD T operator()(T acc, std::int64_t i) const { return add(acc, x[i]); }
+};
+template <class T, class X, class Y>
+struct DotStep {
+  X x;
+  Y y;
+  LOOM_HD T operator()(T acc, std::int64_t i) const { return madd(x[i], y[i], acc); }
+};
+
+// The fold of step(acc, i) over i = 0 .. n-1 from acc = 0, regrouped in an order fixed by n alone:
+// blocks of 8 * kLanes terms go to kLanes independent accumulators (so contiguous data vectorizes),
+// block results are combined pairwise through a binary counter (error growing with log n, as in
+// NumPy's pairwise sum). Strided and contiguous data take the same order, so they give the same
+// bits.
+template <class T, class Step>
+LOOM_HD T cascade_sum(std::int64_t n, const Step& step) {
+  constexpr std::int64_t kLanes = sizeof(T) >= 8 ? 16 : 32;
+  constexpr std::int64_t kBlock = 8 * kLanes;
+  T stack[64];
+  int top = 0;
+  for (std::int64_t base = 0, nb = 0; base < n; base += kBlock, ++nb) {
+    const std::int64_t len = n - base < kBlock ? n - base : kBlock;
+    T acc[kLanes] = {};
+    std::int64_t i = 0;
+    for (; i + kLanes <= len; i += kLanes) {
+      for (std::int64_t j = 0; j < kLanes; ++j) acc[j] = step(acc[j], base + i + j);
+    }
+    for (std::int64_t w = kLanes / 2; w > 0; w /= 2) {
+      for (std::int64_t j = 0; j < w; ++j) acc[j] = add(acc[j], acc[j + w]);
+    }
+    T s = acc[0];
+    for (; i < len; ++i) s = step(s, base + i);
+    for (std::int64_t c = nb; c & 1; c >>= 1) s = add(stack[--top], s);
+    stack[top++] = s;
+  }
+  T total = top > 0 ? stack[--top] : T(0);
+  while (top > 0) total = add(stack[--top], total);
+  return total;
+}
+
+}  // namespace detail
+
+// "(n,m)->(n)": out[i] = sum_j a[i, j].
+struct SumRow {
+  template <class T>
+  LOOM_HD void operator()(View<const T, 2> a, View<T, 1> out) const {
+    const std::int64_t m = a.shape[1], s = a.strides[1];
+    for (std::int64_t i = 0; i < a.shape[0]; ++i) {
+      const char* row = reinterpret_cast<const char*>(a.data) + i * a.strides[0];
+      if (s == static_cast<std::int64_t>(sizeof(T))) {
+        out(i) = detail::cascade_sum<T>(m, detail::SumStep<T, detail::Vec<T, true>>{{row, s}});
+      } else {
+        out(i) = detail::cascade_sum<T>(m, detail::SumStep<T, detail::Vec<T, false>>{{row, s}});
+      }
+    }
+  }
+};
+
+// "(n),(n)->()": out = sum_i a[i] * b[i].
+struct Dot {
+  template <class T>
+  LOOM_HD void operator()(View<const T, 1> a, View<const T, 1> b, T& out) const {
+    using detail::Vec;
+    const auto* pa = reinterpret_cast<const char*>(a.data);
+    const auto* pb = reinterpret_cast<const char*>(b.data);
+    const std::int64_t sa = a.strides[0], sb = b.strides[0], n = a.shape[0];
+    if (sa == static_cast<std::int64_t>(sizeof(T)) && sb == sa) {
+      out = detail::cascade_sum<T>(
+          n, detail::DotStep<T, Vec<T, true>, Vec<T, true>>{{pa, sa}, {pb, sb}});
+    } else {
+      out = detail::cascade_sum<T>(
+          n, detail::DotStep<T, Vec<T, false>, Vec<T, false>>{{pa, sa}, {pb, sb}});
+    }
+  }
+};
+
+// "(m,n),(n,p)->(m,p)": c = a @ b, loop order i, k, j so that rows of b and c stream through the
+// inner loop (vectorized when those rows are contiguous). Both paths round alike (madd).
+struct Matmul {
+  template <class T>
+  LOOM_HD void operator()(View<const T, 2> a, View<const T, 2> b, View<T, 2> c) const {
+    const std::int64_t m = a.shape[0], n = a.shape[1], p = b.shape[1];
+    if (p == 0) return;
+    constexpr auto kSize = static_cast<std::int64_t>(sizeof(T));
+    const bool rows = b.strides[1] == kSize && c.strides[1] == kSize;
+    for (std::int64_t i = 0; i < m; ++i) {
+      if (rows) {
+        T* ci = &c(i, 0);
+        for (std::int64_t j = 0; j < p; ++j) ci[j] = T(0);
+        for (std::int64_t k = 0; k < n; ++k) {
+          const T aik = a(i, k);
+          const T* bk = &b(k, 0);
+          for (std::int64_t j = 0; j < p; ++j) ci[j] = detail::madd(aik, bk[j], ci[j]);
+        }
+      } else {
+        for (std::int64_t j = 0; j < p; ++j) c(i, j) = T(0);
+        for (std::int64_t k = 0; k < n; ++k) {
+          const T aik = a(i, k);
+          for (std::int64_t j = 0; j < p; ++j) c(i, j) = detail::madd(aik, b(k, j), c(i, j));
+        }
+      }
+    }
+  }
+};
+
+}  // namespace loom::math
