@@ -6,7 +6,7 @@
 namespace loom::detail {
 
 Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& op,
-                   std::span<const Array* const> arrays) {
+                   std::span<const Array* const> arrays, const Stream& stream) {
   auto [backend, device] = rt.resolve_target(target);
   const std::string tname = target.empty() ? rt.default_target() : target;
   const Family fam = backend->family();
@@ -23,7 +23,32 @@ Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& o
                         "' got " + a->str() + "; move it with Runtime::to_host / to_device first");
     }
   }
-  return {backend, device, fam, tname};
+  Target t{backend, device, fam, tname, &rt, stream, false};
+  if (fam != Family::host) {
+    for (const Array* a : arrays) t.device_mode = t.device_mode || !a->device().is_host();
+  }
+  return t;
+}
+
+Array Target::alloc(const Shape& shape, DType dtype, bool zero) const {
+  if (!device_mode) return zero ? zeros(shape, dtype) : empty(shape, dtype);
+  return zero ? rt->zeros(shape, dtype, device_name(), stream)
+              : rt->empty(shape, dtype, device_name(), stream);
+}
+
+Array Target::cast(const Array& a, DType to) const {
+  if (a.dtype() == to) return a;
+  if (a.device().is_host()) return a.astype(to);
+  Array out = rt->empty(a.shape(), to, a.device().str(), stream);
+  rt->copy_to(a, out, stream);
+  return out;
+}
+
+Array Target::to_device(const Array& a) const { return rt->to_device(a, device_name(), stream); }
+
+void Target::copy(const Array& src, const Array& dst) const {
+  if (src.device().is_host() && dst.device().is_host()) return copy_cast(src, dst);
+  rt->copy_to(src, dst, stream);
 }
 
 const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
@@ -40,11 +65,9 @@ const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> in
   return op.loops[resolve_loop(op, r)];
 }
 
-Array cast_input(const Array& a, DType to) { return a.dtype() == to ? a : a.astype(to); }
-
-OutSlot make_out_slot(const OpDesc& op, int k, DType loop_dtype, const Shape& shape,
-                      const Array* given, Casting casting, bool masked) {
-  if (!given) return {masked ? zeros(shape, loop_dtype) : empty(shape, loop_dtype), {}};
+OutSlot make_out_slot(const Target& t, const OpDesc& op, int k, DType loop_dtype,
+                      const Shape& shape, const Array* given, Casting casting, bool masked) {
+  if (!given) return {t.alloc(shape, loop_dtype, masked), {}};
   if (given->shape() != shape) {
     throw ShapeError(std::string(name(op.kind)) + " '" + op.name + "': out= array " +
                      std::to_string(k) + " has shape " + shape_str(given->shape()) +
@@ -56,24 +79,28 @@ OutSlot make_out_slot(const OpDesc& op, int k, DType loop_dtype, const Shape& sh
                     std::string(name(given->dtype())) + " with casting rule '" +
                     std::string(name(casting)) + "'");
   }
-  if (given->dtype() == loop_dtype && !masked) return {*given, {}};
-  return {empty(shape, loop_dtype), *given};
+  // Written in place only where the loop can write it: same dtype, and in the call's memory.
+  const bool here = given->device().is_host() != t.device_mode;
+  if (given->dtype() == loop_dtype && !masked && here) return {*given, {}};
+  return {t.alloc(shape, loop_dtype, false), *given};
 }
 
-void resolve_overlap(Arrays& inputs, const OutSlots& outs, bool identical_ok) {
+void resolve_overlap(const Target& t, Arrays& inputs, const OutSlots& outs, bool identical_ok) {
   for (auto& in : inputs) {
     for (const auto& o : outs) {
-      const Array& t = o.target;
-      if (in.buffer() != t.buffer() || in.size() == 0 || t.size() == 0) continue;
+      const Array& w = o.target;
+      if (in.buffer() != w.buffer() || in.size() == 0 || w.size() == 0) continue;
       const auto [a0, a1] = in.byte_extent();
-      const auto [b0, b1] = t.byte_extent();
+      const auto [b0, b1] = w.byte_extent();
       if (a1 <= b0 || b1 <= a0) continue;
-      if (identical_ok && in.data() == t.data() && in.strides() == t.strides() &&
-          in.shape() == t.shape()) {
+      if (identical_ok && in.data() == w.data() && in.strides() == w.strides() &&
+          in.shape() == w.shape()) {
         continue;
       }
-      Array c = empty(in.shape(), in.dtype());
-      copy_cast(in, c);
+      Array c = in.device().is_host()
+                    ? empty(in.shape(), in.dtype())
+                    : t.rt->empty(in.shape(), in.dtype(), in.device().str(), t.stream);
+      t.copy(in, c);
       in = c;
       break;
     }

@@ -62,7 +62,11 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry,
     } catch (const std::exception& e) {
       throw PluginError("plugin " + path + " failed while registering its ops: " + e.what());
     }
-    registry.merge(reg, file);
+    try {
+      registry.merge(reg, file);
+    } catch (const PluginError& e) {  // merge knows the file name only; name the path too
+      throw PluginError("cannot load plugin " + path + ": " + e.what());
+    }
   }
   if (backend) impl.backends.push_back(std::move(backend));
   impl.libs.push_back(std::move(lib));

@@ -11,13 +11,10 @@ Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
   const OpDesc& op = *desc_;
   const std::string who = "reduction '" + op.name + "'";
   const Array* all[2] = {&x, o.out ? &*o.out : nullptr};
-  const detail::Target t = detail::pick_target(*rt_, o.target, op, std::span(all, o.out ? 2 : 1));
+  const detail::Target t =
+      detail::pick_target(*rt_, o.target, op, std::span(all, o.out ? 2 : 1), o.stream);
   const Loop& loop =
       detail::pick_loop(op, t.family, std::span(&x, 1), o.dtype, "", Casting::same_kind);
-  if (t.family != Family::host) {
-    throw LookupError(who + " on target '" + t.name +
-                      "': calls on device backends are not implemented yet");
-  }
   const DType dt = loop.sig.outputs[0];
   const int nd = x.ndim();
   std::vector<bool> reduced(nd, o.axis.empty());
@@ -53,10 +50,12 @@ Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
     throw ValueError(who + ": zero-size array to a reduction which has no identity; pass "
                            "initial= to give the result for empty input");
   }
-  Array res = empty(kept, dt);
-  const Array xin = detail::cast_input(x, dt);
+  // On a device target the reduction runs on the device; host inputs are copied in whole.
+  Array xin = t.cast(x, dt);
+  if (t.on_device()) xin = t.to_device(xin);
+  Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
   if (start) {
-    copy_cast(Array(*start), res);
+    t.copy(Array(*start).as_strong(), res);
     // An initial value joins the reduction like one more element (NumPy); identity needs no step.
   } else {
     // No identity (max, min): start from the first element of each reduced slice. Such ops are
@@ -65,19 +64,20 @@ Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
     for (int k = nd - 1; k >= 0; --k) {
       if (reduced[k]) first = first.slice(k, 0, 1);
     }
-    copy_cast(first, res);
+    t.copy(first, res);
   }
   if (x.size() > 0) {
     const Array ops[] = {res.broadcast_to(x.shape()), xin};
-    ReduceCall call{StridedIter::make(ops, x.shape()), &loop.impl[static_cast<int>(t.family)], dt};
+    ReduceCall call{StridedIter::make(ops, x.shape()), &loop.impl[static_cast<int>(t.family)], dt,
+                    t.stream.native()};
     t.backend->run_reduce(call, t.device);
   }
   Array shaped = res.reshape(final_shape);
   if (o.out) {
-    copy_cast(shaped, *o.out);
+    t.copy(shaped, *o.out);
     return *o.out;
   }
-  return shaped;
+  return t.on_device() && !t.device_mode ? t.rt->to_host(shaped, t.stream) : shaped;
 }
 
 }  // namespace loom

@@ -29,7 +29,9 @@ void Registrar::add(OpDesc d) {
     const LoopImpl& impl = l.impl[fam];
     const bool ok = family_ == Family::host
                         ? impl.host && (d.kind != OpKind::reduce || impl.fold)
-                        : impl.device && (d.kind != OpKind::reduce || impl.device_fold);
+                        : (d.kind == OpKind::ufunc    ? impl.device_elementwise != nullptr
+                           : d.kind == OpKind::gufunc ? impl.device_gufunc != nullptr
+                                                      : impl.device_reduce != nullptr);
     if (!ok) fail("signature " + l.sig.str() + " has no " + name(family_) + " loop");
   }
   for (const auto& s : staged_) {

@@ -1,6 +1,7 @@
 // NumPy's linear_search_type_resolver, with NEP 50 weak scalars and a per-op cache.
 #include "loom/type_resolution.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 #include "loom/error.hpp"
@@ -47,6 +48,17 @@ std::string key_of(const ResolveRequest& r, bool all_weak) {
   return k;
 }
 
+int kind_rank(DType t) {  // bool < integers < floating < complex
+  switch (kind(t)) {
+    case Kind::boolean: return 0;
+    case Kind::signed_int:
+    case Kind::unsigned_int: return 1;
+    case Kind::floating: return 2;
+    case Kind::complex: return 3;
+  }
+  return 0;
+}
+
 std::string inputs_str(std::span<const DType> in) {
   std::string s = "(";
   for (std::size_t i = 0; i < in.size(); ++i) s += (i ? ", " : "") + std::string(name(in[i]));
@@ -77,6 +89,24 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
       if (it != op.cache->map.end()) return it->second;
     }
   }
+  // NEP 50: a weak scalar of a higher kind than every array (int8_array + 2.0, bool_array + 1)
+  // takes its kind's default dtype (float64, int64, complex128) and resolves as that dtype.
+  int strong_rank = -1;
+  for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+    if (all_weak || !r.weak[i]) strong_rank = std::max(strong_rank, kind_rank(r.inputs[i]));
+  }
+  constexpr std::size_t kMaxIn = 32;
+  DType in[kMaxIn];
+  bool weak[kMaxIn];
+  for (std::size_t i = 0; i < r.inputs.size() && i < kMaxIn; ++i) {
+    in[i] = r.inputs[i];
+    weak[i] = !all_weak && r.weak[i];
+    const int rank = kind_rank(in[i]);
+    if (weak[i] && rank > strong_rank && rank > 0) {
+      in[i] = rank == 1 ? DType::int64 : rank == 2 ? DType::float64 : DType::complex128;
+      weak[i] = false;
+    }
+  }
   std::optional<Signature> exact;
   if (!r.signature.empty()) exact = Signature::parse(r.signature);
   // Inputs are matched with at most safe casting, as NumPy's resolver does.
@@ -87,14 +117,13 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
     if (!l.impl[fam].present()) continue;
     if (exact && !(l.sig == *exact)) continue;
     if (r.dtype && l.sig.outputs[0] != *r.dtype) continue;
-    bool ok = l.sig.inputs.size() == r.inputs.size();
+    bool ok = l.sig.inputs.size() == r.inputs.size() && r.inputs.size() <= kMaxIn;
     for (std::size_t i = 0; ok && i < r.inputs.size(); ++i) {
       if (exact) break;  // an explicit signature casts the inputs as asked (checked below)
-      ok = (!all_weak && r.weak[i]) ? weak_fits(r.inputs[i], l.sig.inputs[i])
-                                    : can_cast(r.inputs[i], l.sig.inputs[i], in_cast);
+      ok = weak[i] ? weak_fits(in[i], l.sig.inputs[i]) : can_cast(in[i], l.sig.inputs[i], in_cast);
     }
     for (std::size_t i = 0; ok && exact && i < r.inputs.size(); ++i) {
-      ok = (r.weak[i] && !all_weak) || can_cast(r.inputs[i], l.sig.inputs[i], r.casting);
+      ok = weak[i] || can_cast(in[i], l.sig.inputs[i], r.casting);
     }
     if (ok) found = li;
   }

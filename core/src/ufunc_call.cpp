@@ -24,14 +24,15 @@ void check_counts(const OpDesc& op, std::span<const Array> inputs, const CallOpt
 }
 
 // Fills out= arrays that were computed elsewhere (casting, where=).
-detail::Arrays finish(const detail::OutSlots& slots, const CallOptions& o) {
+detail::Arrays finish(const detail::Target& t, const detail::OutSlots& slots,
+                      const CallOptions& o) {
   detail::Arrays res;
   for (const auto& s : slots) {
     if (s.out) {
       if (o.where) {
         copy_where(s.target, *s.out, *o.where);
       } else {
-        copy_cast(s.target, *s.out);
+        t.copy(s.target, *s.out);
       }
       res.push_back(*s.out);
     } else {
@@ -48,24 +49,49 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
   for (const auto& a : o.out) shapes.push_back(a.shape());
   if (o.where) shapes.push_back(o.where->shape());
   const Shape shape = broadcast_shapes(std::span<const Shape>(shapes.data(), shapes.size()));
+  if (o.where && t.on_device()) {
+    throw ValueError(who(op) + ": where= is not supported on device targets yet ('" + t.name + "')");
+  }
   detail::OutSlots slots;
   for (int k = 0; k < op.nout; ++k) {
-    slots.push_back(detail::make_out_slot(op, k, loop.sig.outputs[k], shape,
+    slots.push_back(detail::make_out_slot(t, op, k, loop.sig.outputs[k], shape,
                                           o.out.empty() ? nullptr : &o.out[k], o.casting,
                                           o.where.has_value()));
   }
   detail::Arrays ins;
-  for (int i = 0; i < op.nin; ++i) ins.push_back(detail::cast_input(inputs[i], loop.sig.inputs[i]));
-  detail::resolve_overlap(ins, slots, /*identical_ok=*/true);
+  for (int i = 0; i < op.nin; ++i) ins.push_back(t.cast(inputs[i], loop.sig.inputs[i]));
+  detail::resolve_overlap(t, ins, slots, /*identical_ok=*/true);
+  const std::int64_t size = shape_size(shape);
+  std::uint32_t host_operands = 0;
+  if (t.on_device()) {
+    // Device mode: everything on the device. Host mode: full-size host operands are streamed
+    // through the backend's pinned buffers (C-contiguous, as ElementwiseCall promises); smaller
+    // (broadcast) inputs are copied to the device whole.
+    for (int i = 0; i < op.nin; ++i) {
+      if (!ins[i].device().is_host()) continue;
+      if (!t.device_mode && ins[i].size() == size && size > 0) {
+        if (!ins[i].is_c_contiguous() || ins[i].shape() != shape) {
+          ins[i] = ins[i].copy().reshape(shape);
+        }
+        host_operands |= 1u << i;
+      } else {
+        ins[i] = t.to_device(ins[i]);
+      }
+    }
+    for (int k = 0; k < op.nout; ++k) {
+      if (slots[k].target.device().is_host()) host_operands |= 1u << (op.nin + k);
+    }
+  }
   detail::Arrays operands;
   for (auto& a : ins) operands.push_back(a.broadcast_to(shape));
   for (auto& s : slots) operands.push_back(s.target);
-  if (shape_size(shape) > 0) {
-    ElementwiseCall call{StridedIter::make(std::span<const Array>(operands.data(), operands.size()), shape),
-                         &loop.impl[static_cast<int>(t.family)]};
+  if (size > 0) {
+    ElementwiseCall call{
+        StridedIter::make(std::span<const Array>(operands.data(), operands.size()), shape),
+        &loop.impl[static_cast<int>(t.family)], t.stream.native(), host_operands};
     t.backend->run_elementwise(call, t.device);
   }
-  return finish(slots, o);
+  return finish(t, slots, o);
 }
 
 detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
@@ -100,6 +126,7 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
   for (int i = 0; i < op.nin; ++i) bind(inputs[i], i);
   for (int k = 0; k < static_cast<int>(o.out.size()); ++k) bind(o.out[k], op.nin + k);
   const Shape loop_shape = broadcast_shapes(loop_shapes);
+  if (o.where) throw ValueError(who(op) + ": where= is not supported for gufuncs (as in NumPy)");
   detail::OutSlots slots;
   for (int k = 0; k < op.nout; ++k) {
     const int arg = op.nin + k;
@@ -112,21 +139,30 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
       }
       full.push_back(dims[ix]);
     }
-    slots.push_back(detail::make_out_slot(op, k, loop.sig.outputs[k], full,
+    slots.push_back(detail::make_out_slot(t, op, k, loop.sig.outputs[k], full,
                                           o.out.empty() ? nullptr : &o.out[k], o.casting,
                                           o.where.has_value()));
   }
-  if (o.where) throw ValueError(who(op) + ": where= is not supported for gufuncs (as in NumPy)");
+  if (t.on_device()) {  // gufunc results are computed on the device, then copied to host outputs
+    for (auto& sl : slots) {
+      if (!sl.target.device().is_host()) continue;
+      if (!sl.out) sl.out = sl.target;
+      sl.target = t.rt->empty(sl.target.shape(), sl.target.dtype(), t.device_name(), t.stream);
+    }
+  }
   detail::Arrays ins;
-  for (int i = 0; i < op.nin; ++i) ins.push_back(detail::cast_input(inputs[i], loop.sig.inputs[i]));
+  for (int i = 0; i < op.nin; ++i) {
+    ins.push_back(t.cast(inputs[i], loop.sig.inputs[i]));
+    if (t.on_device()) ins.back() = t.to_device(ins.back());  // gufuncs copy host inputs whole
+  }
   // A gufunc reads other elements than the one it writes: any overlap needs a copy.
-  detail::resolve_overlap(ins, slots, /*identical_ok=*/false);
+  detail::resolve_overlap(t, ins, slots, /*identical_ok=*/false);
   std::vector<const Array*> args;
   for (auto& a : ins) args.push_back(&a);
   for (auto& s : slots) args.push_back(&s.target);
   SmallVec<char*, 4> base;
   SmallVec<Shape, 4> outer_strides;
-  GufuncCall call{{}, dims, {}, &loop.impl[static_cast<int>(t.family)]};
+  GufuncCall call{{}, dims, {}, &loop.impl[static_cast<int>(t.family)], t.stream.native()};
   const int nl = static_cast<int>(loop_shape.size());
   for (int a = 0; a < static_cast<int>(args.size()); ++a) {
     const Array& arr = *args[a];
@@ -144,7 +180,7 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
                                  std::span<const Shape>(outer_strides.data(), outer_strides.size()),
                                  loop_shape);
   if (shape_size(loop_shape) > 0) t.backend->run_gufunc(call, t.device);
-  return finish(slots, o);
+  return finish(t, slots, o);
 }
 
 }  // namespace
@@ -156,13 +192,9 @@ SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& 
   for (const auto& a : inputs) all.push_back(&a);
   for (const auto& a : o.out) all.push_back(&a);
   if (o.where) all.push_back(&*o.where);
-  const detail::Target t =
-      detail::pick_target(*rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()));
+  const detail::Target t = detail::pick_target(
+      *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
   const Loop& loop = detail::pick_loop(op, t.family, inputs, o.dtype, o.signature, o.casting);
-  if (t.family != Family::host) {
-    throw LookupError(who(op) + " on target '" + t.name +
-                      "': calls on device backends are not implemented yet");
-  }
   return op.kind == OpKind::gufunc ? call_gufunc(op, t, loop, inputs, o)
                                    : call_ufunc(op, t, loop, inputs, o);
 }

@@ -2,11 +2,22 @@
 // The core has settled types, shapes and outputs before any of these is called.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "loom/exec.hpp"
 
 namespace loom {
+
+enum class CopyKind : std::uint8_t { host_to_device, device_to_host, device_to_device };
+
+// dst = cast(src) elementwise over a strided iteration (operands {src, dst}) on a device.
+struct CastCall {
+  StridedIter iter;
+  DType from;
+  DType to;
+  void* stream = nullptr;
+};
 
 struct Availability {
   bool ok = true;
@@ -28,6 +39,27 @@ class Backend {
   virtual void run_elementwise(const ElementwiseCall& call, int device) = 0;
   virtual void run_gufunc(const GufuncCall& call, int device) = 0;
   virtual void run_reduce(const ReduceCall& call, int device) = 0;
+
+  // Device memory, copies and streams: device backends override these; a host backend is never
+  // asked (the defaults throw DeviceError naming the backend). Everything is asynchronous on
+  // `stream` (null: the device's default stream) unless it says otherwise.
+  virtual std::shared_ptr<Buffer> allocate(std::size_t bytes, int device, void* stream);
+  virtual std::shared_ptr<Buffer> allocate_pinned(std::size_t bytes);  // page-locked host memory
+  // Contiguous bytes. host_to_device / device_to_host from pageable memory go through pinned
+  // staging buffers in chunks; the call returns when the host side may be reused (H2D) or holds
+  // the data (D2H).
+  virtual void copy(void* dst, const void* src, std::size_t bytes, CopyKind kind, int device,
+                    void* stream);
+  virtual void cast(const CastCall& call, int device);  // strided copy with conversion on device
+  virtual void* create_stream(int device);
+  virtual void destroy_stream(int device, void* stream);
+  virtual void synchronize(int device, void* stream);  // stream null: the whole device
+  virtual void* create_event(int device);
+  virtual void destroy_event(int device, void* event);
+  virtual void record_event(void* event, void* stream);
+  virtual void wait_event(void* stream, void* event);   // stream waits, host does not
+  virtual void synchronize_event(void* event);          // host waits
+  virtual float elapsed_ms(void* start, void* stop);
 };
 
 }  // namespace loom

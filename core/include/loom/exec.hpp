@@ -12,7 +12,11 @@ namespace loom {
 struct ElementwiseCall {
   StridedIter iter;  // operands: inputs then outputs
   const LoopImpl* loop;
-  void* stream = nullptr;
+  void* stream = nullptr;  // device backends: the cudaStream_t to launch on (null: the default)
+  // Device backends: bit a set when operand a is in host memory. The core guarantees such an
+  // operand is C-contiguous with the full iteration shape, so the backend can stream it through
+  // pinned buffers in chunks of the flat index.
+  std::uint32_t host_operands = 0;
 };
 
 // One inner-loop call gets dims = {count, core dims...}, steps = {outer steps..., core_steps...}.

@@ -23,11 +23,14 @@ using HostLoop = void (*)(char** args, const std::int64_t* dims, const std::int6
 // acc = op(acc, x[0]) ... op(..., x[n-1]) in a fixed association order (a reduction's inner loop).
 using FoldLoop = void (*)(char* acc, const char* x, std::int64_t n, std::int64_t stride,
                           const void* data);
-// The CUDA loops take device pointers and a cudaStream_t (as void*) and launch asynchronously.
-using DeviceLoop = void (*)(char** args, const std::int64_t* dims, const std::int64_t* steps,
-                            const void* data, void* stream);
-using DeviceFoldLoop = void (*)(char* acc, const char* x, std::int64_t n, std::int64_t stride,
-                                const void* data, void* stream);
+// Device loops (CUDA) take the whole call (exec.hpp) — device pointers, the strided iteration
+// space, the stream — and launch asynchronously; the launcher is compiled by nvcc in the plugin.
+struct ElementwiseCall;
+struct GufuncCall;
+struct ReduceCall;
+using DeviceElementwiseLoop = void (*)(const ElementwiseCall& call, const void* data);
+using DeviceGufuncLoop = void (*)(const GufuncCall& call, const void* data);
+using DeviceReduceLoop = void (*)(const ReduceCall& call, const void* data);
 
 // Backends that share loops: cpu and parallel run host loops, cuda runs device loops.
 enum class Family : std::uint8_t { host, cuda };
@@ -40,10 +43,11 @@ const char* name(OpKind k);
 struct LoopImpl {
   HostLoop host = nullptr;   // elementwise / gufunc / reduce's binary op (family host)
   FoldLoop fold = nullptr;   // reduce only (family host)
-  DeviceLoop device = nullptr;
-  DeviceFoldLoop device_fold = nullptr;
-  const void* data = nullptr;  // the functor instance the loop calls
-  bool present() const { return host || device; }
+  DeviceElementwiseLoop device_elementwise = nullptr;  // family cuda: one of these three
+  DeviceGufuncLoop device_gufunc = nullptr;
+  DeviceReduceLoop device_reduce = nullptr;
+  const void* data = nullptr;  // the functor instance the loop calls (host memory)
+  bool present() const { return host || device_elementwise || device_gufunc || device_reduce; }
 };
 
 struct Loop {

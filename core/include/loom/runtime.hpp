@@ -11,6 +11,7 @@
 #include "loom/array.hpp"
 #include "loom/backend.hpp"
 #include "loom/registry.hpp"
+#include "loom/stream.hpp"
 
 namespace loom {
 
@@ -31,6 +32,7 @@ struct CallOptions {
   std::optional<DType> dtype{};  // pick the loop whose output has this dtype
   std::string signature{};       // pick exactly this loop, "float64(float64,float64)"
   Casting casting = Casting::same_kind;
+  Stream stream{};  // device targets: the stream to queue on (default: the default stream)
 };
 
 struct ReduceOptions {
@@ -40,6 +42,7 @@ struct ReduceOptions {
   std::optional<double> initial{};
   std::optional<Array> out{};
   std::optional<DType> dtype{};
+  Stream stream{};
 };
 
 struct LoadedLibrary {
@@ -104,6 +107,21 @@ class Runtime {
   Ufunc ufunc(const std::string& name) const;  // ufuncs and gufuncs
   Ufunc gufunc(const std::string& name) const { return ufunc(name); }
   Reduce reduce(const std::string& name) const;
+
+  // Device arrays (CuPy's / Numba's cuda API). A call on device arrays queues work and returns
+  // without synchronizing; host arrays given to a device target are copied in and out.
+  Array to_device(const Array& a, const std::string& target = "cuda", const Stream& s = {}) const;
+  Array to_host(const Array& a, const Stream& s = {}) const;  // returns when the data is there
+  Array empty(Shape shape, DType dtype, const std::string& target, const Stream& s = {}) const;
+  Array zeros(Shape shape, DType dtype, const std::string& target, const Stream& s = {}) const;
+  Array empty_like(const Array& a, const Stream& s = {}) const;  // same device as a
+  // dst[...] = src[...] (cast, broadcast) between any two memories.
+  void copy_to(const Array& src, const Array& dst, const Stream& s = {}) const;
+  Array pinned_empty(Shape shape, DType dtype, const std::string& target = "cuda") const;
+  Stream stream(const std::string& target = "cuda") const;
+  void synchronize(const std::string& target = "cuda") const;
+  // The backend and device index holding a device array (DeviceError for host arrays).
+  std::pair<Backend*, int> backend_of(const Array& a) const;
 
   // Loads one more library now (also one outside the search path); PluginError if refused.
   void load_library(const std::string& path);

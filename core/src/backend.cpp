@@ -1,0 +1,30 @@
+// Defaults of the device-memory part of the Backend interface: a host backend never gets these
+// calls, so reaching one is an error naming the backend.
+#include "loom/backend.hpp"
+
+#include "loom/error.hpp"
+
+namespace loom {
+
+namespace {
+[[noreturn]] void no_device(const Backend& b, const char* what) {
+  throw DeviceError("backend '" + b.name() + "' (target '" + b.target() + "') has no device " +
+                    "memory: " + what + " is only for device targets such as cuda");
+}
+}  // namespace
+
+std::shared_ptr<Buffer> Backend::allocate(std::size_t, int, void*) { no_device(*this, "allocate"); }
+std::shared_ptr<Buffer> Backend::allocate_pinned(std::size_t) { no_device(*this, "allocate_pinned"); }
+void Backend::copy(void*, const void*, std::size_t, CopyKind, int, void*) { no_device(*this, "copy"); }
+void Backend::cast(const CastCall&, int) { no_device(*this, "cast"); }
+void* Backend::create_stream(int) { no_device(*this, "create_stream"); }
+void Backend::destroy_stream(int, void*) { no_device(*this, "destroy_stream"); }
+void Backend::synchronize(int, void*) {}  // host work is synchronous: nothing to wait for
+void* Backend::create_event(int) { no_device(*this, "create_event"); }
+void Backend::destroy_event(int, void*) { no_device(*this, "destroy_event"); }
+void Backend::record_event(void*, void*) { no_device(*this, "record_event"); }
+void Backend::wait_event(void*, void*) { no_device(*this, "wait_event"); }
+void Backend::synchronize_event(void*) { no_device(*this, "synchronize_event"); }
+float Backend::elapsed_ms(void*, void*) { no_device(*this, "elapsed_ms"); }
+
+}  // namespace loom
