@@ -1,7 +1,8 @@
-# loom_add_plugin(<name> SOURCES ...): a plugin or backend library, loaded at run time by the
-# core from <dir of libloom>/loom/. Used in this tree and, installed, by out-of-tree plugins.
+# loom_add_plugin(<name> SOURCES ... [LIBRARIES ...] [NO_INSTALL]): a plugin or backend library,
+# loaded at run time by the core from <dir of libloom>/loom/. Used in this tree and, installed, by
+# out-of-tree plugins. NO_INSTALL: a test-only plugin, never installed.
 function(loom_add_plugin name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "NO_INSTALL" "" "SOURCES;LIBRARIES" ${ARGN})
   add_library(${name} MODULE ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE loom::loom Boost::headers ${ARG_LIBRARIES})
   # MODULE libraries accept undefined symbols silently; make a missing one a link error.
@@ -11,6 +12,8 @@ function(loom_add_plugin name)
   if(DEFINED LOOM_PLUGIN_DIR)  # in loom's own tree: build beside libloom, install with it
     set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${LOOM_PLUGIN_DIR}
                                              INSTALL_RPATH "$ORIGIN/..")
-    install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/loom)
+    if(NOT ARG_NO_INSTALL)
+      install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/loom)
+    endif()
   endif()
 endfunction()

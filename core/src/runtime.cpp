@@ -140,18 +140,31 @@ std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) cons
     }
     return {b.get(), device};
   }
-  std::string known;
   for (const auto& [w, lib] : kWellKnown) {
     if (base == w) {
       throw TargetError("target '" + t + "' is unavailable: its backend " + lib +
                         " was not found on the plugin search path or failed to load");
     }
+  }
+  // Unknown: list every target with, for the ones that cannot run here, the reason.
+  std::string known;
+  for (const auto& [w, lib] : kWellKnown) {
     known += std::string(known.empty() ? "" : ", ") + w;
+    auto it = std::find_if(impl_->backends.begin(), impl_->backends.end(),
+                           [&](const auto& b) { return b->target() == w; });
+    if (it == impl_->backends.end()) {
+      known += std::string(" (unavailable: ") + lib + " not found)";
+    } else if (const Availability a = (*it)->availability(); !a.ok) {
+      known += " (unavailable: " + a.reason + ")";
+    }
   }
   for (const auto& b : impl_->backends) {
-    if (known.find(b->target()) == std::string::npos) known += ", " + b->target();
+    bool listed = false;
+    for (const auto& [w, lib] : kWellKnown) listed = listed || b->target() == w;
+    if (!listed) known += ", " + b->target();
   }
-  throw TargetError("unknown target '" + t + "'; known targets: " + known + " (cuda:N for device N)");
+  throw TargetError("unknown target '" + t + "'; known targets: " + known +
+                    "; cuda:N names device N");
 }
 
 int Runtime::num_threads() const {

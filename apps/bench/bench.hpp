@@ -1,0 +1,25 @@
+// loom-bench's registration: loom calls per available target, and hand-written baselines that
+// the loom numbers are read against (same sizes, same names apart from the prefix).
+#pragma once
+#include <cstdint>
+#include <loom/loom.hpp>
+#include <string>
+
+namespace loom::bench {
+
+struct Sizes {
+  std::int64_t small = 1 << 20;   // "1M"
+  std::int64_t large = 64 << 20;  // "64M"; 4M with LOOM_BENCH_SMALL=1
+  Shape cube{256, 256, 256};      // the seeds' 3-D maximum
+  Shape sum_row{4096, 64, 256};   // (instances, n, m); first axis /16 with LOOM_BENCH_SMALL=1
+  double large_min_time = 0.2;    // seconds; large cases run only a few iterations
+};
+
+Sizes sizes_from_env();
+
+// Cases named "<op>/<dtype>/<size>/<target>", e.g. sinexp/float32/64M/cpu.
+void register_loom_cases(const Runtime& rt, const std::string& target, const Sizes& sizes);
+// Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
+void register_baselines(const Sizes& sizes);
+
+}  // namespace loom::bench

@@ -1,0 +1,19 @@
+// loom-info's two views of one Runtime: a readable report and a JSON object.
+#pragma once
+#include <loom/loom.hpp>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace loom::apps {
+
+// Available targets that can run `op`: their backend's family has loops for it.
+std::vector<std::string> op_targets(const Runtime& rt, const OpDesc& op);
+
+// {"search_path", "default_target", "libraries", "targets", "ops"}.
+nlohmann::ordered_json info_json(const Runtime& rt);
+
+void print_info(const Runtime& rt, std::ostream& os);
+
+}  // namespace loom::apps

@@ -1,0 +1,75 @@
+// loom-info --json: everything the runtime found, as one JSON object for scripts and CI.
+#include "info.hpp"
+
+namespace loom::apps {
+
+std::vector<std::string> op_targets(const Runtime& rt, const OpDesc& op) {
+  std::vector<std::string> out;
+  for (const auto& t : rt.targets()) {
+    if (!t.available) continue;
+    try {
+      if (op.has_family(rt.resolve_target(t.target).first->family())) out.push_back(t.target);
+    } catch (const Error&) {
+      // Listed as available but not resolvable: leave it out rather than fail the listing.
+    }
+  }
+  return out;
+}
+
+namespace {
+
+nlohmann::ordered_json op_json(const Runtime& rt, const OpDesc& op) {
+  nlohmann::ordered_json sigs = nlohmann::ordered_json::array();
+  nlohmann::ordered_json families = nlohmann::ordered_json::array();
+  for (const auto& loop : op.loops) sigs.push_back(loop.sig.str());
+  for (Family f : {Family::host, Family::cuda}) {
+    if (op.has_family(f)) families.push_back(name(f));
+  }
+  nlohmann::ordered_json j = {
+      {"name", op.name},
+      {"kind", name(op.kind)},
+      {"nin", op.nin},
+      {"nout", op.nout},
+      {"layout",
+       op.layout ? nlohmann::ordered_json(op.layout->str()) : nlohmann::ordered_json(nullptr)},
+      {"identity",
+       op.identity ? nlohmann::ordered_json(*op.identity) : nlohmann::ordered_json(nullptr)},
+      {"signatures", sigs},
+      {"doc", op.doc},
+      {"plugins", op.plugins},
+      {"families", families},
+      {"targets", op_targets(rt, op)},
+  };
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json info_json(const Runtime& rt) {
+  nlohmann::ordered_json libs = nlohmann::ordered_json::array();
+  for (const auto& l : rt.libraries()) {
+    libs.push_back(
+        {{"name", l.name},
+         {"path", l.path},
+         {"family", l.ok ? nlohmann::ordered_json(name(l.family)) : nullptr},
+         {"ok", l.ok},
+         {"error", l.ok ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(l.error)}});
+  }
+  nlohmann::ordered_json targets = nlohmann::ordered_json::array();
+  for (const auto& t : rt.targets()) {
+    targets.push_back({{"target", t.target},
+                       {"backend", t.backend},
+                       {"available", t.available},
+                       {"reason", t.reason},
+                       {"details", t.details}});
+  }
+  nlohmann::ordered_json ops = nlohmann::ordered_json::array();
+  for (const auto& op : rt.registry().list()) ops.push_back(op_json(rt, *op));
+  return {{"search_path", rt.search_path()},
+          {"default_target", rt.default_target()},
+          {"libraries", libs},
+          {"targets", targets},
+          {"ops", ops}};
+}
+
+}  // namespace loom::apps

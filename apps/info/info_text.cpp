@@ -1,0 +1,109 @@
+// loom-info's readable report: where loom looked, what it loaded or refused, which targets can
+// run here (and why not), and every operation with its signatures.
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "info.hpp"
+
+namespace loom::apps {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out += sep;
+    out += v[i];
+  }
+  return out;
+}
+
+std::string arity(const OpDesc& op) {
+  if (op.kind == OpKind::reduce) return "binary op";
+  return std::to_string(op.nin) + " in, " + std::to_string(op.nout) + " out";
+}
+
+std::string extra(const OpDesc& op) {
+  if (op.layout) return "layout " + op.layout->str();
+  if (op.kind == OpKind::reduce) {
+    if (!op.identity) return "no identity";
+    std::ostringstream s;
+    s << "identity " << *op.identity;
+    return s.str();
+  }
+  return "";
+}
+
+void print_libraries(const Runtime& rt, std::ostream& os) {
+  const auto libs = rt.libraries();
+  os << "Libraries (" << libs.size() << ")\n";
+  if (libs.empty()) os << "  none found: set LOOM_PLUGIN_PATH or install plugins beside libloom\n";
+  std::size_t w = 6;
+  for (const auto& l : libs) w = std::max(w, l.name.size());
+  for (const auto& l : libs) {
+    // A refused library's family is unknown (it was never asked), so none is shown.
+    os << "  " << std::left << std::setw(8) << (l.ok ? "ok" : "REFUSED") << std::setw(6)
+       << (l.ok ? name(l.family) : "-") << std::setw(static_cast<int>(w) + 2) << l.name << l.path
+       << "\n";
+    if (!l.ok) os << "          error: " << l.error << "\n";
+  }
+}
+
+void print_targets(const Runtime& rt, std::ostream& os) {
+  os << "Targets (default: " << rt.default_target() << ")\n";
+  for (const auto& t : rt.targets()) {
+    os << "  " << std::left << std::setw(10) << t.target << std::setw(8)
+       << (t.backend.empty() ? "-" : t.backend) << std::setw(13)
+       << (t.available ? "available" : "unavailable");
+    if (t.available) {
+      os << t.details;
+    } else {
+      os << t.reason;
+    }
+    os << "\n";
+  }
+}
+
+void print_ops(const Runtime& rt, std::ostream& os) {
+  const auto ops = rt.registry().list();
+  os << "Operations (" << ops.size() << ")\n";
+  std::size_t w = 4, we = 0;
+  for (const auto& op : ops) {
+    w = std::max(w, op->name.size());
+    we = std::max(we, extra(*op).size());
+  }
+  const std::string indent(4 + w + 2, ' ');
+  for (const auto& op : ops) {
+    std::vector<std::string> fams;
+    for (Family f : {Family::host, Family::cuda}) {
+      if (op->has_family(f)) fams.push_back(name(f));
+    }
+    const auto targets = op_targets(rt, *op);
+    os << "  " << std::left << std::setw(static_cast<int>(w) + 2) << op->name << std::setw(8)
+       << name(op->kind) << std::setw(12) << arity(*op) << std::setw(static_cast<int>(we) + 2)
+       << extra(*op) << "loops: " << join(fams, "+")
+       << "  targets: " << (targets.empty() ? "none available" : join(targets, ",")) << "  from "
+       << op->plugins << "\n";
+    if (!op->doc.empty()) os << indent << op->doc << "\n";
+    std::vector<std::string> sigs;
+    for (const auto& loop : op->loops) sigs.push_back(loop.sig.str());
+    os << indent << join(sigs, "  ") << "\n";
+  }
+}
+
+}  // namespace
+
+void print_info(const Runtime& rt, std::ostream& os) {
+  os << "Search path (LOOM_PLUGIN_PATH, then beside libloom)\n";
+  const auto path = rt.search_path();
+  for (std::size_t i = 0; i < path.size(); ++i) os << "  " << i + 1 << ". " << path[i] << "\n";
+  os << "\n";
+  print_libraries(rt, os);
+  os << "\n";
+  print_targets(rt, os);
+  os << "\n";
+  print_ops(rt, os);
+}
+
+}  // namespace loom::apps

@@ -1,0 +1,278 @@
+// def::gufunc<F, Sigs...>(reg, name, layout, doc), the CUDA twin of gufunc.hpp: the functor is
+// called once per instance with the same View / scalar / reference arguments as on the host. Many
+// small instances: one thread each (grid-stride over the loop dims). A functor that also has
+//   template <class T, class Team> LOOM_HD void operator()(const Team& team, View...) const
+// gets a warp per instance instead when an instance is large (its first input has at least
+// kTeamMinElements core elements); Team has rank(), size() and reduce(v, op) (Kokkos's team
+// policy; on the host a team would be one thread: rank 0 of size 1). Only included by .cu files.
+#pragma once
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "loom/def/launch.cuh"
+#include "loom/def/signature_of.hpp"
+#include "loom/error.hpp"
+#include "loom/layout.hpp"
+#include "loom/registry.hpp"
+#include "loom/view.hpp"
+
+namespace loom::def {
+
+namespace cu {
+
+inline constexpr std::int64_t kTeamMinElements = 32;
+
+// A warp as a team: member `rank()` of `size()`; reduce() folds one value per member in a tree
+// fixed by the ranks (lower ranks on the left) and gives the result to every member.
+struct WarpTeam {
+  LOOM_HD int rank() const {
+#if defined(__CUDA_ARCH__)
+    return static_cast<int>(threadIdx.x & 31);
+#else
+    return 0;
+#endif
+  }
+  LOOM_HD static constexpr int size() { return 32; }
+  template <class U, class Op>
+  LOOM_HD U reduce(U v, const Op& op) const {
+#if defined(__CUDA_ARCH__)
+    const int lane = rank();
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) {
+      const U o = __shfl_down_sync(0xffffffffu, v, off);
+      if (lane + off < 32) v = op(v, o);
+    }
+    return __shfl_sync(0xffffffffu, v, 0);
+#else
+    (void)op;
+    return v;
+#endif
+  }
+  LOOM_HD void sync() const {
+#if defined(__CUDA_ARCH__)
+    __syncwarp();
+#endif
+  }
+};
+
+template <class P>
+struct arg_rank {
+  static constexpr int value = 0;
+};
+template <class T, int N>
+struct arg_rank<View<T, N>> {
+  static constexpr int value = N;
+};
+
+template <class M>
+struct member_args;
+template <class C, class R, class... P>
+struct member_args<R (C::*)(P...) const> {
+  using type = std::tuple<P...>;
+};
+template <class C, class R, class... P>
+struct member_args<R (C::*)(P...) const noexcept> {
+  using type = std::tuple<P...>;
+};
+
+// What a view argument's kernel parameter holds: the view with its core shape and strides (data
+// set per instance); a scalar or reference argument needs nothing (a byte).
+template <class P>
+struct proto {
+  using type = char;
+};
+template <class T, int N>
+struct proto<View<T, N>> {
+  using type = View<T, N>;
+};
+template <class Args>
+struct protos_of;
+template <class... P>
+struct protos_of<std::tuple<P...>> {
+  using type = Tup<typename proto<std::remove_cvref_t<P>>::type...>;
+};
+
+template <class Args>
+struct GuParams {
+  static constexpr int NA = static_cast<int>(std::tuple_size_v<Args>);
+  Strided<NA> outer;
+  typename protos_of<Args>::type protos;
+};
+
+template <class P, class Proto>
+__device__ __forceinline__ P make_arg(char* p, const Proto& proto) {
+  using D = std::remove_cvref_t<P>;
+  if constexpr (std::is_lvalue_reference_v<P>) {
+    return *reinterpret_cast<D*>(p);
+  } else if constexpr (std::is_arithmetic_v<D>) {
+    return *reinterpret_cast<const D*>(p);
+  } else {
+    D v = proto;
+    v.data = reinterpret_cast<decltype(v.data)>(p);
+    return v;
+  }
+}
+
+template <class F, class T, class Args, std::size_t... I>
+__device__ __forceinline__ void gu_one(const F& f, const GuParams<Args>& p, std::int64_t i,
+                                       std::index_sequence<I...>) {
+  char* ptr[sizeof...(I)];
+  offsets_of(p.outer, i, ptr);
+  f.template operator()<T>(make_arg<std::tuple_element_t<I, Args>>(ptr[I], get<I>(p.protos))...);
+}
+
+template <class F, class T, class Args, std::size_t... I>
+__device__ __forceinline__ void gu_team_one(const F& f, const GuParams<Args>& p, std::int64_t i,
+                                            std::index_sequence<I...>) {
+  char* ptr[sizeof...(I)];
+  offsets_of(p.outer, i, ptr);
+  const WarpTeam team{};
+  f.template operator()<T>(team,
+                           make_arg<std::tuple_element_t<I, Args>>(ptr[I], get<I>(p.protos))...);
+}
+
+template <class F, class T, class Args>
+__global__ void gu_thread(F f, GuParams<Args> p) {
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = tid; i < p.outer.n; i += nth) {
+    gu_one<F, T>(f, p, i, std::make_index_sequence<GuParams<Args>::NA>{});
+  }
+}
+
+template <class F, class T, class Args>
+__global__ void gu_team(F f, GuParams<Args> p) {
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t nwarps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  for (std::int64_t i = warp; i < p.outer.n; i += nwarps) {
+    gu_team_one<F, T>(f, p, i, std::make_index_sequence<GuParams<Args>::NA>{});
+  }
+}
+
+template <class F, class T, class... P>
+constexpr bool team_ok(std::tuple<P...>*) {
+  return requires(const F& f, const WarpTeam& team) {
+    f.template operator()<T>(team, std::declval<P>()...);
+  };
+}
+
+// What a gufunc loop needs besides its pointers: the functor and each argument's core dims.
+template <class F>
+struct GuData {
+  F f{};
+  int nargs = 0;
+  std::vector<int> offsets;  // into ixs, per argument
+  std::vector<int> ixs;      // core dim index of each argument's core dims
+};
+
+template <class Args, std::size_t... I>
+void fill_protos(GuParams<Args>& p, const GufuncCall& c, const std::vector<int>& offsets,
+                 const std::vector<int>& ixs, std::index_sequence<I...>) {
+  (
+      [&] {
+        using D = std::remove_cvref_t<std::tuple_element_t<I, Args>>;
+        constexpr int N = arg_rank<D>::value;
+        if constexpr (N > 0) {
+          auto& v = get<I>(p.protos);
+          v.data = nullptr;
+          for (int k = 0; k < N; ++k) {
+            v.shape[k] = c.core_dims[ixs[offsets[I] + k]];
+            v.strides[k] = c.core_steps[offsets[I] + k];
+          }
+        } else {
+          get<I>(p.protos) = 0;
+        }
+      }(),
+      ...);
+}
+
+template <class F, class T>
+void gu_launch(const GufuncCall& c, const void* data) {
+  using Args = typename member_args<decltype(&F::template operator()<T>)>::type;
+  constexpr int NA = static_cast<int>(std::tuple_size_v<Args>);
+  static_assert(NA <= kMaxOperands, "the CUDA gufunc loops take at most 8 operands");
+  const GuData<F>& g = *static_cast<const GuData<F>*>(data);
+  const std::int64_t n = c.outer.size();
+  if (n <= 0) return;
+  GuParams<Args> p;
+  p.outer = make_strided<NA>(c.outer, "gufunc CUDA loop");
+  fill_protos(p, c, g.offsets, g.ixs, std::make_index_sequence<NA>{});
+  const cudaStream_t stream = stream_of(c.stream);
+  bool team = false;
+  if constexpr (team_ok<F, T>(static_cast<Args*>(nullptr))) {
+    std::int64_t core = 1;
+    using D0 = std::remove_cvref_t<std::tuple_element_t<0, Args>>;
+    for (int k = 0; k < arg_rank<D0>::value; ++k) core *= c.core_dims[g.ixs[g.offsets[0] + k]];
+    team = arg_rank<D0>::value > 0 && core >= kTeamMinElements;
+    if (team) {
+      constexpr auto kernel = &gu_team<F, T, Args>;
+      kernel<<<grid_for<kernel>(n * 32), kThreads, 0, stream>>>(g.f, p);
+    }
+  }
+  if (!team) {
+    constexpr auto kernel = &gu_thread<F, T, Args>;
+    kernel<<<grid_for<kernel>(n), kThreads, 0, stream>>>(g.f, p);
+  }
+  check_launch("gufunc kernel launch");
+}
+
+template <class Args, std::size_t... I>
+std::vector<int> ranks_of(std::index_sequence<I...>) {
+  return {arg_rank<std::remove_cvref_t<std::tuple_element_t<I, Args>>>::value...};
+}
+
+template <class Sig>
+struct first_input;
+template <class R, class A0, class... A>
+struct first_input<R(A0, A...)> {
+  using type = A0;
+};
+
+}  // namespace cu
+
+template <class F, class... Sigs>
+void gufunc(Registrar& reg, std::string name, const std::string& layout, std::string doc) {
+  OpDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  d.kind = OpKind::gufunc;
+  d.layout = Layout::parse(layout);
+  d.nin = d.layout->nin;
+  d.nout = d.layout->nout;
+  static std::vector<std::unique_ptr<cu::GuData<F>>> keep;
+  auto g = std::make_unique<cu::GuData<F>>();
+  g->nargs = d.layout->nargs();
+  g->offsets = d.layout->core_offsets;
+  g->ixs = d.layout->core_dim_ixs;
+  (
+      [&] {
+        using T = typename cu::first_input<Sigs>::type;
+        using Args = typename cu::member_args<decltype(&F::template operator()<T>)>::type;
+        if (std::tuple_size_v<Args> != static_cast<std::size_t>(d.layout->nargs())) {
+          throw PluginError("gufunc '" + d.name + "': the functor takes " +
+                            std::to_string(std::tuple_size_v<Args>) + " arguments but layout " +
+                            layout + " has " + std::to_string(d.layout->nargs()));
+        }
+        const auto ranks =
+            cu::ranks_of<Args>(std::make_index_sequence<std::tuple_size_v<Args>>{});
+        if (ranks != d.layout->core_num_dims) {
+          throw PluginError("gufunc '" + d.name + "': the functor's views do not have the core " +
+                            "dimension counts of layout " + layout);
+        }
+        Loop l;
+        l.sig = sig_traits<Sigs>::signature();
+        auto& impl = l.impl[static_cast<int>(Family::cuda)];
+        impl.device_gufunc = &cu::gu_launch<F, T>;
+        impl.data = g.get();
+        d.loops.push_back(std::move(l));
+      }(),
+      ...);
+  keep.push_back(std::move(g));
+  reg.add(std::move(d));
+}
+
+}  // namespace loom::def

@@ -1,0 +1,286 @@
+// def::reduce<F, Sigs...>(reg, name, identity, doc), the CUDA twin of reduce.hpp. The call's
+// iteration {out, x} splits into kept dims (out strided) and reduced dims (out stride 0); each
+// output's reduced elements are cut into segments whose length depends on the shape alone, each
+// segment is folded by a warp (reduced innermost dim: lanes read neighbours) or by one thread
+// (kept innermost dim: threads read neighbours), in a fixed order ending in a fixed shuffle tree,
+// and a second kernel folds the segments of each output in order into the pre-filled output. No
+// atomics and no dependence on the device: the same input gives the same bits on every run and
+// every GPU. Not cub::DeviceReduce: it needs an identity as a host value, and max/min have none
+// (the call pre-fills the output with the first element instead). Only included by .cu files.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "loom/def/launch.cuh"
+#include "loom/def/signature_of.hpp"
+#include "loom/registry.hpp"
+
+namespace loom::def {
+
+namespace cu {
+
+template <class T>
+__device__ __forceinline__ T shfl_down(T v, int off) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return __shfl_down_sync(0xffffffffu, static_cast<int>(v), off) != 0;
+  } else if constexpr (std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8)) {
+    return __shfl_down_sync(0xffffffffu, v, off);
+  } else {
+    constexpr int kWords = (sizeof(T) + 3) / 4;
+    union {
+      T t;
+      int w[kWords];
+    } u{v};
+#pragma unroll
+    for (int k = 0; k < kWords; ++k) u.w[k] = __shfl_down_sync(0xffffffffu, u.w[k], off);
+    return u.t;
+  }
+}
+
+// Lane 0 ends with the fold of every lane that has a value, lower lanes on the left, in a tree
+// fixed by the lane numbers.
+template <class F, class T>
+__device__ __forceinline__ void warp_fold(const F& f, T& acc, bool& has) {
+  const int lane = static_cast<int>(threadIdx.x & 31);
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) {
+    const T o = shfl_down(acc, off);
+    const bool oh = __shfl_down_sync(0xffffffffu, has ? 1 : 0, off) != 0;
+    if (lane + off < 32 && oh) {
+      acc = has ? f(acc, o) : o;
+      has = true;
+    }
+  }
+}
+
+template <class T>
+struct RedParams {
+  char* out;
+  const char* x;
+  int nk, nr;                     // kept and reduced dims
+  std::int64_t kshape[kMaxDims];  // kept dims, C order
+  std::int64_t kout[kMaxDims];    // out's strides on them
+  std::int64_t kx[kMaxDims];      // x's strides on them
+  std::int64_t rshape[kMaxDims];  // reduced dims, C order
+  std::int64_t rx[kMaxDims];
+  std::int64_t M, L;              // outputs, elements reduced into each
+  std::int64_t S, seglen;         // segments per output and their length
+  T* partial;                     // M * S values (output-major), null when S == 1
+};
+
+template <class F, class T>
+__device__ __forceinline__ void finish(const F& f, const RedParams<T>& p, std::int64_t m,
+                                       std::int64_t s, T acc) {
+  if (p.partial) {
+    p.partial[m * p.S + s] = acc;
+  } else {
+    T* o = reinterpret_cast<T*>(p.out + offset_1(m, p.nk, p.kshape, p.kout));
+    *o = f(*o, acc);
+  }
+}
+
+// A warp per (output, segment); lane l folds elements l, l + 32, ... of the segment.
+template <class F, class T>
+__global__ void red_warp(F f, RedParams<T> p) {
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t nwarps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  const std::int64_t items = p.M * p.S;
+  for (std::int64_t item = warp; item < items; item += nwarps) {
+    const std::int64_t m = item / p.S, s = item - m * p.S;
+    const char* x = p.x + offset_1(m, p.nk, p.kshape, p.kx);
+    const std::int64_t j0 = s * p.seglen;
+    const std::int64_t j1 = j0 + p.seglen < p.L ? j0 + p.seglen : p.L;
+    T acc{};
+    bool has = j0 + lane < j1;
+    if (has) {
+      acc = *reinterpret_cast<const T*>(x + offset_1(j0 + lane, p.nr, p.rshape, p.rx));
+      if (p.nr == 1) {
+        const std::int64_t st = p.rx[0];
+#pragma unroll 8
+        for (std::int64_t j = j0 + lane + 32; j < j1; j += 32) {
+          acc = f(acc, *reinterpret_cast<const T*>(x + j * st));
+        }
+      } else {
+        for (std::int64_t j = j0 + lane + 32; j < j1; j += 32) {
+          acc = f(acc, *reinterpret_cast<const T*>(x + offset_1(j, p.nr, p.rshape, p.rx)));
+        }
+      }
+    }
+    warp_fold(f, acc, has);
+    if (lane == 0 && has) finish(f, p, m, s, acc);
+  }
+}
+
+// A thread per (output, segment), outputs fastest (neighbouring threads read neighbours when the
+// innermost dim is kept); the segment is walked in C order with an odometer, no divisions.
+template <class F, class T>
+__global__ void red_thread(F f, RedParams<T> p) {
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  const std::int64_t items = p.M * p.S;
+  for (std::int64_t item = tid; item < items; item += nth) {
+    const std::int64_t s = item / p.M, m = item - s * p.M;
+    const char* x = p.x + offset_1(m, p.nk, p.kshape, p.kx);
+    const std::int64_t j0 = s * p.seglen;
+    const std::int64_t j1 = j0 + p.seglen < p.L ? j0 + p.seglen : p.L;
+    std::int64_t idx[kMaxDims];
+    std::int64_t off = 0, rem = j0;
+    for (int k = p.nr - 1; k >= 0; --k) {
+      idx[k] = rem % p.rshape[k];
+      rem /= p.rshape[k];
+      off += idx[k] * p.rx[k];
+    }
+    T acc = *reinterpret_cast<const T*>(x + off);
+    const int last = p.nr - 1;
+    const std::int64_t n_last = p.rshape[last], st_last = p.rx[last];
+    for (std::int64_t j = j0 + 1; j < j1; ++j) {
+      off += st_last;
+      if (++idx[last] == n_last) {
+        int k = last;
+        while (k > 0 && idx[k] == p.rshape[k]) {
+          off -= p.rshape[k] * p.rx[k];
+          idx[k] = 0;
+          --k;
+          ++idx[k];
+          off += p.rx[k];
+        }
+      }
+      acc = f(acc, *reinterpret_cast<const T*>(x + off));
+    }
+    finish(f, p, m, s, acc);
+  }
+}
+
+// A warp per output folds its segments' partials in order and joins the pre-filled output.
+template <class F, class T>
+__global__ void red_combine(F f, RedParams<T> p) {
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t nwarps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  for (std::int64_t m = warp; m < p.M; m += nwarps) {
+    const T* part = p.partial + m * p.S;
+    T acc{};
+    bool has = lane < p.S;
+    if (has) {
+      acc = part[lane];
+      for (std::int64_t s = lane + 32; s < p.S; s += 32) acc = f(acc, part[s]);
+    }
+    warp_fold(f, acc, has);
+    if (lane == 0) {
+      T* o = reinterpret_cast<T*>(p.out + offset_1(m, p.nk, p.kshape, p.kout));
+      *o = f(*o, acc);
+    }
+  }
+}
+
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+template <class F, class T>
+void red_launch(const ReduceCall& c, const void* data) {
+  const F& f = *static_cast<const F*>(data);
+  const StridedIter& it = c.iter;
+  if (it.nargs() != 2) {
+    throw DeviceError("reduction CUDA loop: the call has " + std::to_string(it.nargs()) +
+                      " operands, expected 2 (out, x)");
+  }
+  if (it.size() <= 0) return;
+  if (it.shape.size() > static_cast<std::size_t>(kMaxDims)) {
+    throw DeviceError(dims_error(it, "reduction CUDA loop"));
+  }
+  const cudaStream_t stream = stream_of(c.stream);
+  RedParams<T> p{};
+  p.out = it.base[0];
+  p.x = it.base[1];
+  p.M = 1;
+  p.L = 1;
+  const int nd = static_cast<int>(it.shape.size());
+  for (int k = 0; k < nd; ++k) {
+    if (it.strides[0][k] == 0) {
+      p.rshape[p.nr] = it.shape[k];
+      p.rx[p.nr++] = it.strides[1][k];
+      p.L *= it.shape[k];
+    } else {
+      p.kshape[p.nk] = it.shape[k];
+      p.kout[p.nk] = it.strides[0][k];
+      p.kx[p.nk++] = it.strides[1][k];
+      p.M *= it.shape[k];
+    }
+  }
+  if (p.nr == 0) {  // nothing reduced (all reduced dims had size 1): out = f(out, x) elementwise
+    p.rshape[0] = 1;
+    p.rx[0] = 0;
+    p.nr = 1;
+  }
+  // Segments from the shape alone (never from the device), so the bits never depend on it.
+  const bool warp_kernel = it.strides[0][nd - 1] == 0;
+  if (warp_kernel) {
+    std::int64_t S = std::max<std::int64_t>(
+        1, std::min(ceil_div(8192, p.M), ceil_div(p.L, 2048)));
+    p.seglen = ceil_div(ceil_div(p.L, S), 32) * 32;
+  } else {
+    std::int64_t S = std::max<std::int64_t>(
+        1, std::min(ceil_div(std::int64_t{1} << 18, p.M), ceil_div(p.L, 256)));
+    p.seglen = ceil_div(p.L, S);
+  }
+  p.S = ceil_div(p.L, p.seglen);
+  if (p.S > 1) {
+    void* tmp = nullptr;
+    check(cudaMallocAsync(&tmp, static_cast<std::size_t>(p.M * p.S) * sizeof(T), stream),
+          "cudaMallocAsync (reduction partials)");
+    p.partial = static_cast<T*>(tmp);
+  }
+  if (warp_kernel) {
+    constexpr auto kernel = &red_warp<F, T>;
+    kernel<<<grid_for<kernel>(p.M * p.S * 32), kThreads, 0, stream>>>(f, p);
+  } else {
+    constexpr auto kernel = &red_thread<F, T>;
+    kernel<<<grid_for<kernel>(p.M * p.S), kThreads, 0, stream>>>(f, p);
+  }
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess && p.partial) {
+    constexpr auto kernel = &red_combine<F, T>;
+    kernel<<<grid_for<kernel>(p.M * 32), kThreads, 0, stream>>>(f, p);
+    err = cudaGetLastError();
+  }
+  if (p.partial) (void)cudaFreeAsync(p.partial, stream);
+  check(err, "reduction kernel launch");
+}
+
+template <class F, class Sig>
+struct red_of;
+template <class F, class T>
+struct red_of<F, T(T, T)> {
+  static constexpr DeviceReduceLoop value = &red_launch<F, T>;
+};
+
+}  // namespace cu
+
+// identity: the value of an empty reduction (0 for sum, 1 for prod); none for max and min.
+template <class F, class... Sigs>
+void reduce(Registrar& reg, std::string name, std::optional<double> identity, std::string doc) {
+  OpDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  d.kind = OpKind::reduce;
+  d.nin = 1;
+  d.nout = 1;
+  d.identity = identity;
+  (
+      [&] {
+        Loop l;
+        l.sig = sig_traits<Sigs>::signature();
+        l.sig.inputs.resize(1);  // printed as T(T), as the host half does
+        auto& impl = l.impl[static_cast<int>(Family::cuda)];
+        impl.device_reduce = cu::red_of<F, Sigs>::value;
+        impl.data = cu::instance<F>();
+        d.loops.push_back(std::move(l));
+      }(),
+      ...);
+  reg.add(std::move(d));
+}
+
+}  // namespace loom::def

@@ -1,0 +1,247 @@
+// def::ufunc<F, Sigs...>(reg, name, doc), the CUDA twin of ufunc.hpp: one device loop per
+// signature, filling the cuda family's slot. The launcher (host code in the plugin) launches a
+// grid-stride kernel on the call's stream: all operands contiguous takes 16-byte vector loads and
+// stores (a scalar head and tail around them); anything else decomposes the flat index over up to
+// kMaxDims dims. Only ever included by .cu files.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "loom/def/launch.cuh"
+#include "loom/def/signature_of.hpp"
+#include "loom/registry.hpp"
+
+namespace loom::def {
+
+namespace cu {
+
+// Calls the functor on one element: out = f(in...) for one output, f(in..., out&...) for several.
+template <class Sig>
+struct ew_sig;
+template <class R, class... A>
+struct ew_sig<R(A...)> {
+  using in_t = std::tuple<A...>;
+  using out_t = std::tuple<R>;
+  static constexpr int nin = sizeof...(A);
+  static constexpr int nout = 1;
+  template <class F>
+  __device__ __forceinline__ static void apply(const F& f, const A&... in, R& out) {
+    out = f(in...);
+  }
+};
+template <class... O, class... A>
+struct ew_sig<outs<O...>(A...)> {
+  using in_t = std::tuple<A...>;
+  using out_t = std::tuple<O...>;
+  static constexpr int nin = sizeof...(A);
+  static constexpr int nout = sizeof...(O);
+  template <class F>
+  __device__ __forceinline__ static void apply(const F& f, const A&... in, O&... out) {
+    f(in..., out...);
+  }
+};
+
+template <class T, int V>
+struct alignas(16) Pack {
+  T v[V];
+};
+
+template <class... T>
+constexpr std::size_t common_size() {
+  constexpr std::size_t s[] = {sizeof(T)...};
+  for (std::size_t x : s) {
+    if (x != s[0]) return 0;
+  }
+  return s[0];
+}
+
+// Elements per 16-byte vector: 1 (no vector path) unless every operand has the same size
+// dividing 16.
+template <class In, class Out>
+struct vec_width;
+template <class... A, class... O>
+struct vec_width<std::tuple<A...>, std::tuple<O...>> {
+  static constexpr std::size_t s = common_size<A..., O...>();
+  static constexpr int value = (s > 0 && s < 16 && 16 % s == 0) ? static_cast<int>(16 / s) : 1;
+};
+
+template <int NA>
+struct ContigParams {
+  char* base[NA];
+  std::int64_t n;     // elements
+  std::int64_t head;  // scalar elements before the first aligned vector
+  std::int64_t nvec;  // 16-byte vectors after the head
+};
+
+template <class S, class F, std::size_t... I, std::size_t... J>
+__device__ __forceinline__ void elem(const F& f, char* const* ptr, std::index_sequence<I...>,
+                                     std::index_sequence<J...>) {
+  S::apply(f, *reinterpret_cast<const std::tuple_element_t<I, typename S::in_t>*>(ptr[I])...,
+           *reinterpret_cast<std::tuple_element_t<J, typename S::out_t>*>(ptr[S::nin + J])...);
+}
+
+template <class S, class F, int NA, std::size_t... I, std::size_t... J>
+__device__ __forceinline__ void elem_at(const F& f, const ContigParams<NA>& p, std::int64_t i,
+                                        std::index_sequence<I...> is, std::index_sequence<J...> js) {
+  char* ptr[NA] = {
+      (p.base[I] + i * static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>)))...,
+      (p.base[S::nin + J] +
+       i * static_cast<std::int64_t>(sizeof(std::tuple_element_t<J, typename S::out_t>)))...};
+  elem<S>(f, ptr, is, js);
+}
+
+// kU vectors per thread and iteration, all loaded before any is computed or stored: the stores
+// may alias the loads as far as the compiler knows, so without this the loads would serialize.
+template <class S, class F, int V, int NA, std::size_t... I, std::size_t... J>
+__device__ __forceinline__ void vec_loop(const F& f, const ContigParams<NA>& p, std::int64_t tid,
+                                         std::int64_t nth, std::index_sequence<I...>,
+                                         std::index_sequence<J...>) {
+  using In = Tup<Pack<std::tuple_element_t<I, typename S::in_t>, V>...>;
+  using Out = Tup<Pack<std::tuple_element_t<J, typename S::out_t>, V>...>;
+  constexpr int kU = 2;
+  for (std::int64_t v0 = tid; v0 < p.nvec; v0 += kU * nth) {
+    In in[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const std::int64_t v = v0 + u * nth;
+      if (v < p.nvec) {
+        const std::int64_t e = p.head + v * V;
+        ((get<I>(in[u]) = *reinterpret_cast<const Pack<std::tuple_element_t<I, typename S::in_t>, V>*>(
+              p.base[I] + e * static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>)))),
+         ...);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const std::int64_t v = v0 + u * nth;
+      if (v < p.nvec) {
+        const std::int64_t e = p.head + v * V;
+        Out out;
+#pragma unroll
+        for (int l = 0; l < V; ++l) S::apply(f, get<I>(in[u]).v[l]..., get<J>(out).v[l]...);
+        ((*reinterpret_cast<Pack<std::tuple_element_t<J, typename S::out_t>, V>*>(
+              p.base[S::nin + J] +
+              e * static_cast<std::int64_t>(sizeof(std::tuple_element_t<J, typename S::out_t>))) =
+              get<J>(out)),
+         ...);
+      }
+    }
+  }
+}
+
+template <class F, class Sig, int V>
+__global__ void ew_contig(F f, ContigParams<ew_sig<Sig>::nin + ew_sig<Sig>::nout> p) {
+  using S = ew_sig<Sig>;
+  const auto is = std::make_index_sequence<S::nin>{};
+  const auto js = std::make_index_sequence<S::nout>{};
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  // Head and tail (and everything when the vector path is off: head == n).
+  for (std::int64_t i = tid; i < p.head; i += nth) elem_at<S>(f, p, i, is, js);
+  const std::int64_t tail = p.head + p.nvec * V;
+  for (std::int64_t i = tail + tid; i < p.n; i += nth) elem_at<S>(f, p, i, is, js);
+  if constexpr (V > 1) vec_loop<S, F, V>(f, p, tid, nth, is, js);
+}
+
+template <class F, class Sig>
+__global__ void ew_strided(F f, Strided<ew_sig<Sig>::nin + ew_sig<Sig>::nout> p) {
+  using S = ew_sig<Sig>;
+  constexpr int NA = S::nin + S::nout;
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = tid; i < p.n; i += nth) {
+    char* ptr[NA];
+    offsets_of(p, i, ptr);
+    elem<S>(f, ptr, std::make_index_sequence<S::nin>{}, std::make_index_sequence<S::nout>{});
+  }
+}
+
+template <class S, std::size_t... I, std::size_t... J>
+void sizes_of(std::int64_t* out, std::index_sequence<I...>, std::index_sequence<J...>) {
+  std::int64_t v[] = {static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>))...,
+                      static_cast<std::int64_t>(sizeof(std::tuple_element_t<J, typename S::out_t>))...};
+  for (std::size_t k = 0; k < sizeof(v) / sizeof(v[0]); ++k) out[k] = v[k];
+}
+
+template <class F, class Sig>
+void ew_launch(const ElementwiseCall& c, const void* data) {
+  using S = ew_sig<Sig>;
+  constexpr int NA = S::nin + S::nout;
+  static_assert(NA <= kMaxOperands, "the CUDA elementwise loops take at most 8 operands");
+  const F& f = *static_cast<const F*>(data);
+  const StridedIter& it = c.iter;
+  if (it.nargs() != NA) {
+    throw DeviceError("elementwise CUDA loop: takes " + std::to_string(NA) +
+                      " operands, the call has " + std::to_string(it.nargs()));
+  }
+  const std::int64_t n = it.size();
+  if (n <= 0) return;
+  const cudaStream_t stream = stream_of(c.stream);
+  std::int64_t size[NA];
+  sizes_of<S>(size, std::make_index_sequence<S::nin>{}, std::make_index_sequence<S::nout>{});
+  bool contig = it.shape.size() == 1;
+  for (int a = 0; contig && a < NA; ++a) contig = it.strides[a][0] == size[a];
+  if (contig) {
+    constexpr int V = vec_width<typename S::in_t, typename S::out_t>::value;
+    ContigParams<NA> p;
+    for (int a = 0; a < NA; ++a) p.base[a] = it.base[a];
+    p.n = n;
+    p.head = n;
+    p.nvec = 0;
+    if constexpr (V > 1) {
+      // Every operand must sit at the same offset within 16 bytes, a whole number of elements.
+      const auto mis = reinterpret_cast<std::uintptr_t>(it.base[0]) % 16;
+      bool same = mis % size[0] == 0;
+      for (int a = 1; same && a < NA; ++a) {
+        same = reinterpret_cast<std::uintptr_t>(it.base[a]) % 16 == mis;
+      }
+      if (same) {
+        const std::int64_t head = std::min<std::int64_t>(n, ((16 - mis) % 16) / size[0]);
+        p.head = head;
+        p.nvec = (n - head) / V;
+      }
+    }
+    constexpr auto kernel = &ew_contig<F, Sig, V>;
+    const std::int64_t work = p.nvec > 0 ? (p.nvec + 1) / 2 : n;
+    kernel<<<grid_for<kernel>(work), kThreads, 0, stream>>>(f, p);
+    check_launch("elementwise kernel launch");
+  } else {
+    if (it.shape.size() > static_cast<std::size_t>(kMaxDims)) {
+      throw DeviceError(dims_error(it, "elementwise CUDA loop"));
+    }
+    const Strided<NA> p = make_strided<NA>(it, "elementwise CUDA loop");
+    constexpr auto kernel = &ew_strided<F, Sig>;
+    kernel<<<grid_for<kernel>(n), kThreads, 0, stream>>>(f, p);
+    check_launch("elementwise kernel launch");
+  }
+}
+
+}  // namespace cu
+
+template <class F, class... Sigs>
+void ufunc(Registrar& reg, std::string name, std::string doc) {
+  static_assert(sizeof...(Sigs) > 0, "a ufunc needs at least one signature");
+  OpDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  d.kind = OpKind::ufunc;
+  using First = sig_traits<std::tuple_element_t<0, std::tuple<Sigs...>>>;
+  d.nin = First::nin;
+  d.nout = First::nout;
+  (
+      [&] {
+        Loop l;
+        l.sig = sig_traits<Sigs>::signature();
+        auto& impl = l.impl[static_cast<int>(Family::cuda)];
+        impl.device_elementwise = &cu::ew_launch<F, Sigs>;
+        impl.data = cu::instance<F>();
+        d.loops.push_back(std::move(l));
+      }(),
+      ...);
+  reg.add(std::move(d));
+}
+
+}  // namespace loom::def
