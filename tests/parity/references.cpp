@@ -1,0 +1,234 @@
+// The reference table: every math op's value in long double (64-bit significand), written from
+// the C library's long double functions and NumPy's definitions, never from loom's functors.
+#include "references.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace parity {
+
+namespace {
+
+using L = long double;
+constexpr L kNaN = std::numeric_limits<L>::quiet_NaN();
+
+// NumPy's npy_divmod (numpy/_core/src/npymath/npy_math_internal.h.src) in long double: a floor
+// quotient and a remainder with the divisor's sign. For the inputs the suite draws, x - fmod(x, y)
+// and the division are exact in long double, so this is floor(x / y) exactly.
+void divmod(L x, L y, L& q, L& r) {
+  L m = std::fmod(x, y);
+  if (y == 0) {
+    q = x / y;
+    r = m;
+    return;
+  }
+  L d = (x - m) / y;
+  if (m != 0) {
+    if ((y < 0) != (m < 0)) {
+      m += y;
+      d -= 1;
+    }
+  } else {
+    m = std::copysign(L(0), y);
+  }
+  if (d != 0) {
+    L fd = std::floor(d);
+    if (d - fd > 0.5L) fd += 1;
+    q = fd;
+  } else {
+    q = std::copysign(L(0), x / y);
+  }
+  r = m;
+}
+
+L nan_max(L a, L b) { return std::isnan(a) || std::isnan(b) ? kNaN : (a >= b ? a : b); }
+L nan_min(L a, L b) { return std::isnan(a) || std::isnan(b) ? kNaN : (a <= b ? a : b); }
+
+UfuncRef make_ref(int nin, int nout, std::vector<Domain> flt, std::vector<Domain> intg,
+                  std::function<void(const L*, L*)> f) {
+  UfuncRef r;
+  r.nin = nin, r.nout = nout, r.flt = std::move(flt), r.intg = std::move(intg), r.f = std::move(f);
+  return r;
+}
+UfuncRef unary(Domain flt, Domain intg, L (*fn)(L)) {
+  return make_ref(1, 1, {flt}, {intg}, [fn](const L* in, L* out) { out[0] = fn(in[0]); });
+}
+UfuncRef binary(Domain fx, Domain fy, Domain ix, Domain iy, L (*fn)(L, L)) {
+  return make_ref(2, 1, {fx, fy}, {ix, iy},
+                  [fn](const L* in, L* out) { out[0] = fn(in[0], in[1]); });
+}
+
+const Domain kWide{-1e3, 1e3};
+const Domain kIntWide{-1e9, 1e9};   // sums and differences stay inside int32
+const Domain kIntSmall{-3e4, 3e4};  // products stay inside int32
+const Domain kPositive{1e-30, 1e30, false, true};
+
+// Multiples of pi (sin's zeros) or of pi plus pi/2 (cos's): the result is tiny, so any error in
+// the argument reduction shows up as many ulp. k up to 40 keeps |x| on both sides of 20 pi.
+std::vector<double> near_zeros(double shift) {
+  std::vector<double> v;
+  for (int k = -40; k <= 40; ++k)
+    v.push_back(static_cast<double>((k + shift) * 3.14159265358979323846264338327950288L));
+  return v;
+}
+
+void add_hard_inputs(std::map<std::string, UfuncRef>& m) {
+  m["sin"].hard = {near_zeros(0)};
+  m["cos"].hard = {near_zeros(0.5)};
+  const auto zeros = near_zeros(0);
+  m["sinexp"].hard = {zeros, std::vector<double>(zeros.size(), 0.5)};
+  // float32 overflows above 88.72 and goes subnormal below -87.3; float64 at 709.78 and -708.4.
+  m["exp"].hard = {{88.5,   88.7,   88.72,  88.8,   -87.0, -87.5, -95.0,  -100.0,
+                    -103.0, -104.0, -110.0, 709.0,  709.7, 709.8, -708.0, -709.0,
+                    -720.0, -740.0, -744.0, -746.0, 1e-8,  -1e-8, 1e-20}};
+  m["log"].hard = {{1 + 0x1p-23, 1 - 0x1p-24, 1 + 0x1p-52, 1 - 0x1p-53, 1 + 1e-6, 1 - 1e-6, 1.0,
+                    2.0, 0.5, 0x1p-149, 0x1p-140, 0x1p-126, 0x1p-1074, 0x1p-1040, 0x1p-1022}};
+}
+
+const std::map<std::string, UfuncRef>& ufunc_table() {
+  static const std::map<std::string, UfuncRef> t = [] {
+    std::map<std::string, UfuncRef> m;
+    m["add"] = binary(kWide, kWide, kIntWide, kIntWide, [](L x, L y) { return x + y; });
+    m["subtract"] = binary(kWide, kWide, kIntWide, kIntWide, [](L x, L y) { return x - y; });
+    m["multiply"] = binary(kWide, kWide, kIntSmall, kIntSmall, [](L x, L y) { return x * y; });
+    m["divide"] = binary(kWide, {1e-3, 1e3, true}, kIntWide, {1, 1e4, true, false, true},
+                         [](L x, L y) { return x / y; });
+    m["square"] = unary(kWide, kIntSmall, [](L x) { return x * x; });
+    m["negative"] = unary(kWide, kIntWide, [](L x) { return -x; });
+    m["abs"] = unary(kWide, kIntWide, [](L x) { return std::fabs(x); });
+    m["sqrt"] = unary(kPositive, {0, 1e9}, [](L x) { return std::sqrt(x); });
+    m["exp"] = unary({-80, 80}, {-80, 80}, [](L x) { return std::exp(x); });
+    m["log"] = unary(kPositive, {1, 1e9}, [](L x) { return std::log(x); });
+    m["sin"] = unary({-100, 100}, {-100, 100}, [](L x) { return std::sin(x); });
+    m["cos"] = unary({-100, 100}, {-100, 100}, [](L x) { return std::cos(x); });
+    m["sinexp"] = binary({-10, 10}, {-20, 20}, {-10, 10}, {-20, 20},
+                         [](L x, L y) { return std::sin(x) * std::exp(y); });
+    m["hypot"] =
+        binary(kWide, kWide, kIntSmall, kIntSmall, [](L x, L y) { return std::hypot(x, y); });
+    m["maximum"] = binary(kWide, kWide, kIntWide, kIntWide, nan_max);
+    m["minimum"] = binary(kWide, kWide, kIntWide, kIntWide, nan_min);
+    m["maximum"].zero_sign = m["minimum"].zero_sign = false;  // max(-0, +0): either zero
+    m["divmod"] =
+        make_ref(2, 2, {kWide, {0.5, 50, true}}, {{-1e6, 1e6}, {1, 100, true, false, true}},
+                 [](const L* in, L* out) { divmod(in[0], in[1], out[0], out[1]); });
+    m["modf"] = make_ref(1, 2, {{-1e6, 1e6}}, {{-1e6, 1e6}}, [](const L* in, L* out) {
+      out[0] = std::modf(in[0], &out[1]);  // (fractional, integral), as np.modf
+    });
+    add_hard_inputs(m);
+    return m;
+  }();
+  return t;
+}
+
+const std::map<std::string, ReduceRef>& reduce_table() {
+  static const std::map<std::string, ReduceRef> t = [] {
+    std::map<std::string, ReduceRef> m;
+    m["sum"] = {kWide, {-1e6, 1e6}, 0.0L, [](const std::vector<L>& x, L& v, L& mag) {
+                  v = 0, mag = 0;
+                  for (L e : x) v += e, mag += std::fabs(e);
+                }};
+    // Magnitudes in [0.5, 2]: 210 factors stay far from overflow; integers are ±1.
+    m["prod"] = {{0.5, 2, true},
+                 {-1, 1, false, false, true},
+                 1.0L,
+                 [](const std::vector<L>& x, L& v, L& mag) {
+                   v = 1;
+                   for (L e : x) v *= e;
+                   mag = std::fabs(v);  // each product rounds relative to the running value
+                 }};
+    m["prod"].large = false;
+    m["max"] = {kWide, kIntWide, std::nullopt, [](const std::vector<L>& x, L& v, L& mag) {
+                  v = x.at(0), mag = 0;
+                  for (L e : x) v = nan_max(v, e);
+                }};
+    m["min"] = {kWide, kIntWide, std::nullopt, [](const std::vector<L>& x, L& v, L& mag) {
+                  v = x.at(0), mag = 0;
+                  for (L e : x) v = nan_min(v, e);
+                }};
+    return m;
+  }();
+  return t;
+}
+
+const std::map<std::string, GufuncRef>& gufunc_table() {
+  static const std::map<std::string, GufuncRef> t = [] {
+    const Domain f{-10, 10}, i{-100, 100};
+    std::map<std::string, GufuncRef> m;
+    m["sum_row"] = {f, i, [](const std::vector<Core>& in, std::vector<Core>& out) {
+                      const auto n = in[0].shape[0], k = in[0].shape[1];
+                      out[0].v.assign(n, 0), out[0].mag.assign(n, 0), out[0].terms = k;
+                      for (std::int64_t r = 0; r < n; ++r) {
+                        for (std::int64_t c = 0; c < k; ++c) {
+                          out[0].v[r] += in[0].v[r * k + c];
+                          out[0].mag[r] += std::fabs(in[0].v[r * k + c]);
+                        }
+                      }
+                    }};
+    m["dot"] = {f, i, [](const std::vector<Core>& in, std::vector<Core>& out) {
+                  const auto n = in[0].shape[0];
+                  out[0].v.assign(1, 0), out[0].mag.assign(1, 0), out[0].terms = n;
+                  for (std::int64_t k = 0; k < n; ++k) {
+                    out[0].v[0] += in[0].v[k] * in[1].v[k];
+                    out[0].mag[0] += std::fabs(in[0].v[k] * in[1].v[k]);
+                  }
+                }};
+    m["matmul"] = {f, i, [](const std::vector<Core>& in, std::vector<Core>& out) {
+                     const auto rows = in[0].shape[0], n = in[0].shape[1], cols = in[1].shape[1];
+                     out[0].v.assign(rows * cols, 0), out[0].mag.assign(rows * cols, 0);
+                     out[0].terms = n;
+                     for (std::int64_t r = 0; r < rows; ++r) {
+                       for (std::int64_t c = 0; c < cols; ++c) {
+                         for (std::int64_t k = 0; k < n; ++k) {
+                           const L p = in[0].v[r * n + k] * in[1].v[k * cols + c];
+                           out[0].v[r * cols + c] += p;
+                           out[0].mag[r * cols + c] += std::fabs(p);
+                         }
+                       }
+                     }
+                   }};
+    return m;
+  }();
+  return t;
+}
+
+template <class M>
+const typename M::mapped_type* find(const M& m, const std::string& k) {
+  auto it = m.find(k);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+const UfuncRef* ufunc_ref(const std::string& op) { return find(ufunc_table(), op); }
+const ReduceRef* reduce_ref(const std::string& op) { return find(reduce_table(), op); }
+const GufuncRef* gufunc_ref(const std::string& op) { return find(gufunc_table(), op); }
+
+std::vector<IntEdge> int_edges(const std::string& op, int bits) {
+  const std::int64_t lo =
+      bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (bits - 1));
+  const std::int64_t hi = -(lo + 1);
+  const std::int64_t half = std::int64_t{1} << (bits / 2);  // half * half wraps to 0
+  if (op == "add") return {{{hi, 1}, {lo}}, {{lo, -1}, {hi}}, {{hi, hi}, {-2}}};
+  if (op == "subtract") return {{{lo, 1}, {hi}}, {{hi, -1}, {lo}}, {{0, lo}, {lo}}};
+  if (op == "multiply") return {{{hi, 2}, {-2}}, {{lo, -1}, {lo}}, {{half, half}, {0}}};
+  if (op == "square") return {{{lo}, {0}}, {{half}, {0}}, {{hi}, {1}}};
+  if (op == "negative") return {{{lo}, {lo}}, {{hi}, {lo + 1}}};
+  if (op == "abs") return {{{lo}, {lo}}, {{lo + 1}, {hi}}};
+  if (op == "maximum") return {{{lo, hi}, {hi}}, {{lo, lo}, {lo}}};
+  if (op == "minimum") return {{{lo, hi}, {lo}}, {{hi, hi}, {hi}}};
+  if (op == "divmod") {
+    return {{{7, 0}, {0, 0}},     {{-7, 0}, {0, 0}},    {{0, 0}, {0, 0}},
+            {{lo, -1}, {lo, 0}},  {{hi, -1}, {-hi, 0}}, {{7, -2}, {-4, -1}},
+            {{-7, 2}, {-4, 1}},   {{-7, -2}, {3, -1}},  {{lo, hi}, {-2, hi - 1}},
+            {{hi, lo}, {-1, -1}}, {{lo, 1}, {lo, 0}},   {{-1, hi}, {-1, hi - 1}}};
+  }
+  return {};
+}
+
+long double gamma(DType t, std::int64_t n) {
+  const long double u = std::ldexp(1.0L, -mantissa_digits(t));
+  return n <= 0 ? 0 : n * u / (1 - n * u);
+}
+
+}  // namespace parity
