@@ -1,0 +1,246 @@
+// Tests of type resolution: NumPy's linear search over loops in declaration order, NEP 50 weak
+// scalars, the dtype=/signature=/casting= overrides, the no-loop error and the per-op cache.
+// resolve_loop is tested on hand-made descriptors; the end-to-end tests call libloom_testops.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loom/error.hpp"
+#include "loom/runtime.hpp"
+#include "loom/type_resolution.hpp"
+
+namespace loom {
+namespace {
+
+void noop(char**, const std::int64_t*, const std::int64_t*, const void*) {}
+
+OpDesc make_op(const std::vector<std::string>& sigs) {
+  OpDesc d;
+  d.name = "f";
+  for (const auto& s : sigs) {
+    Loop l;
+    l.sig = Signature::parse(s);
+    l.impl[static_cast<int>(Family::host)].host = &noop;
+    d.loops.push_back(l);
+  }
+  d.nin = static_cast<int>(d.loops[0].sig.inputs.size());
+  d.nout = static_cast<int>(d.loops[0].sig.outputs.size());
+  return d;
+}
+
+// [float32(...), float64(...)] as plugins declare them: least to most inclusive.
+const OpDesc& float_op() {
+  static const OpDesc d = make_op({"float32(float32,float32)", "float64(float64,float64)"});
+  return d;
+}
+const OpDesc& int_op() {
+  static const OpDesc d = make_op(
+      {"int8(int8,int8)", "int16(int16,int16)", "int32(int32,int32)", "int64(int64,int64)"});
+  return d;
+}
+
+struct Req {
+  std::vector<DType> in;
+  std::vector<char> weak = {};
+  std::optional<DType> dtype = {};
+  std::string signature = {};
+  Casting casting = Casting::same_kind;
+  Family family = Family::host;
+};
+
+int resolve(const OpDesc& op, const Req& q) {
+  bool wk[8] = {};
+  for (std::size_t i = 0; i < q.weak.size(); ++i) wk[i] = q.weak[i];
+  return resolve_loop(op, ResolveRequest{q.family, q.in, std::span<const bool>(wk, q.in.size()),
+                                         q.dtype, q.signature, q.casting});
+}
+
+constexpr DType f32 = DType::float32, f64 = DType::float64, i8 = DType::int8, i32 = DType::int32;
+
+TEST(Resolution, Int32InputsPickTheFloat64Loop) { EXPECT_EQ(resolve(float_op(), {{i32, i32}}), 1); }
+
+TEST(Resolution, Int8AndInt16InputsPickTheFloat32Loop) {
+  EXPECT_EQ(resolve(float_op(), {{i8, i8}}), 0);
+  EXPECT_EQ(resolve(float_op(), {{DType::int16, DType::uint8}}), 0);
+}
+
+TEST(Resolution, Float32InputsPickTheFloat32Loop) {
+  EXPECT_EQ(resolve(float_op(), {{f32, f32}}), 0);
+}
+
+TEST(Resolution, MixedFloat32AndFloat64PickFloat64) {
+  EXPECT_EQ(resolve(float_op(), {{f32, f64}}), 1);
+  EXPECT_EQ(resolve(float_op(), {{f64, f32}}), 1);
+}
+
+TEST(Resolution, FirstFittingLoopInDeclarationOrderWins) {
+  const OpDesc wide_first = make_op({"float64(float64,float64)", "float32(float32,float32)"});
+  EXPECT_EQ(resolve(wide_first, {{f32, f32}}), 0);
+}
+
+TEST(Resolution, WeakDoubleWithFloat32ArrayStaysFloat32) {
+  EXPECT_EQ(resolve(float_op(), {{f32, f64}, {0, 1}}), 0);
+}
+
+TEST(Resolution, WeakIntWithFloat32ArrayStaysFloat32) {
+  EXPECT_EQ(resolve(float_op(), {{f32, i32}, {0, 1}}), 0);
+}
+
+TEST(Resolution, WeakIntWithInt8ArrayStaysInt8) {
+  EXPECT_EQ(resolve(int_op(), {{i8, i32}, {0, 1}}), 0);
+}
+
+TEST(Resolution, StrongInt32ScalarWithInt8ArrayPromotes) {
+  EXPECT_EQ(resolve(int_op(), {{i8, i32}, {0, 0}}), 2);
+}
+
+TEST(Resolution, WeakDoubleWithInt8ArrayIsFloat64AsInNumPy) {
+  // NEP 50: a Python float meeting an integer array takes the default float dtype.
+  EXPECT_EQ(resolve(float_op(), {{i8, f64}, {0, 1}}), 1);
+}
+
+TEST(Resolution, WeakIntWithBoolArrayIsInt64AsInNumPy) {
+  EXPECT_EQ(resolve(int_op(), {{DType::bool_, i32}, {0, 1}}), 3);
+}
+
+TEST(Resolution, AllWeakInputsResolveAsTheirOwnDtypes) {
+  EXPECT_EQ(resolve(float_op(), {{f64, f64}, {1, 1}}), 1);
+  EXPECT_EQ(resolve(int_op(), {{i32, i32}, {1, 1}}), 2);
+}
+
+TEST(Resolution, DtypeOverridePicksTheLoopWithThatOutput) {
+  EXPECT_EQ(resolve(float_op(), {{f32, f32}, {}, f64}), 1);
+}
+
+TEST(Resolution, SignatureOverridePicksExactlyThatLoop) {
+  EXPECT_EQ(resolve(float_op(), {{f32, f32}, {}, {}, "float64(float64,float64)"}), 1);
+}
+
+TEST(Resolution, SignatureOverrideCastsInputsUnderTheCastingRule) {
+  const Req same_kind{{f64, f64}, {}, {}, "float32(float32,float32)", Casting::same_kind};
+  EXPECT_EQ(resolve(float_op(), same_kind), 0);
+  Req unsafe = same_kind;
+  unsafe.casting = Casting::unsafe;
+  EXPECT_EQ(resolve(float_op(), unsafe), 0);
+  Req safe = same_kind;
+  safe.casting = Casting::safe;
+  EXPECT_THROW(resolve(float_op(), safe), TypeError);
+}
+
+TEST(Resolution, CastingNoNeedsExactInputDtypes) {
+  EXPECT_EQ(resolve(float_op(), {{f32, f32}, {}, {}, {}, Casting::no}), 0);
+  EXPECT_THROW(resolve(float_op(), {{i32, i32}, {}, {}, {}, Casting::no}), TypeError);
+  EXPECT_THROW(resolve(float_op(), {{f32, f64}, {}, {}, {}, Casting::no}), TypeError);
+}
+
+TEST(Resolution, CastingUnsafeStillMatchesInputsSafelyLikeNumPy) {
+  EXPECT_EQ(resolve(float_op(), {{i32, i32}, {}, {}, {}, Casting::unsafe}), 1);
+}
+
+TEST(Resolution, NoLoopIsTypeErrorListingInputDtypesAndEverySignature) {
+  try {
+    resolve(float_op(), {{DType::complex128, f32}});
+    FAIL() << "no error";
+  } catch (const TypeError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("'f'"), std::string::npos) << m;
+    EXPECT_NE(m.find("(complex128, float32)"), std::string::npos) << m;
+    EXPECT_NE(m.find("float32(float32,float32)"), std::string::npos) << m;
+    EXPECT_NE(m.find("float64(float64,float64)"), std::string::npos) << m;
+  }
+}
+
+TEST(Resolution, DtypeOverrideWithoutSuchLoopIsTypeErrorNamingIt) {
+  try {
+    resolve(float_op(), {{f32, f32}, {}, DType::int32});
+    FAIL() << "no error";
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("output dtype int32"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Resolution, SignatureOverrideNotAmongTheLoopsIsTypeError) {
+  EXPECT_THROW(resolve(float_op(), {{f32, f32}, {}, {}, "int32(int32,int32)"}), TypeError);
+}
+
+TEST(Resolution, MalformedSignatureOverrideIsParseError) {
+  EXPECT_THROW(resolve(float_op(), {{f32, f32}, {}, {}, "float64(float64,"}), ParseError);
+}
+
+TEST(Resolution, FamilyWithoutLoopsIsLookupError) {
+  EXPECT_THROW(resolve(float_op(), {{f32, f32}, {}, {}, {}, Casting::same_kind, Family::cuda}),
+               LookupError);
+}
+
+TEST(ResolutionCache, SameRequestGivesTheSameLoop) {
+  const OpDesc op = make_op({"float32(float32,float32)", "float64(float64,float64)"});
+  EXPECT_EQ(resolve(op, {{i32, i32}}), 1);
+  EXPECT_EQ(resolve(op, {{i32, i32}}), 1);
+}
+
+TEST(ResolutionCache, SecondCallIsAnsweredFromTheCache) {
+  OpDesc op = make_op({"float32(float32,float32)", "float64(float64,float64)"});
+  EXPECT_EQ(resolve(op, {{i32, i32}}), 1);
+  // Descriptors are immutable once registered; changing this private copy shows the cache hit.
+  op.loops[0].sig = Signature::parse("int32(int32,int32)");
+  EXPECT_EQ(resolve(op, {{i32, i32}}), 1);
+  EXPECT_EQ(resolve(op, {{i32, i32}, {}, DType::int32}), 0) << "a new request is resolved afresh";
+}
+
+TEST(ResolutionCache, KeySeparatesWeakFromStrongScalars) {
+  const OpDesc op = make_op({"int8(int8,int8)", "int32(int32,int32)"});
+  EXPECT_EQ(resolve(op, {{i8, i32}, {0, 1}}), 0);
+  EXPECT_EQ(resolve(op, {{i8, i32}, {0, 0}}), 1);
+  EXPECT_EQ(resolve(op, {{i8, i32}, {0, 1}}), 0);
+}
+
+TEST(ResolutionCache, KeySeparatesOverrides) {
+  const OpDesc op = make_op({"float32(float32,float32)", "float64(float64,float64)"});
+  EXPECT_EQ(resolve(op, {{f32, f32}}), 0);
+  EXPECT_EQ(resolve(op, {{f32, f32}, {}, f64}), 1);
+  EXPECT_EQ(resolve(op, {{f32, f32}, {}, {}, "float64(float64,float64)"}), 1);
+  EXPECT_THROW(resolve(op, {{f32, f32}, {}, {}, {}, Casting::no, Family::cuda}), LookupError);
+  EXPECT_EQ(resolve(op, {{f32, f32}}), 0);
+}
+
+// ---- end to end through a Runtime and libloom_testops ----
+
+Runtime& rt() {
+  static Runtime r(RuntimeOptions{.plugin_path = {LOOM_TEST_SERIAL_DIR, LOOM_TEST_GOOD_DIR},
+                                  .use_default_path = false});
+  return r;
+}
+
+TEST(ResolutionCall, Int32ArraysRunTheFloat64Loop) {
+  Array r = rt().ufunc("t_add")(array({1, 2}), array({10, 20}));
+  EXPECT_EQ(r.dtype(), DType::float64);
+  EXPECT_EQ(r.to_vector<double>(), (std::vector<double>{11, 22}));
+}
+
+TEST(ResolutionCall, Float32ArrayTimesWeakDoubleStaysFloat32) {
+  Array r = rt().ufunc("t_add")(array({1.5f, 2.5f}), 0.25);
+  EXPECT_EQ(r.dtype(), DType::float32);
+  EXPECT_EQ(r.to_vector<float>(), (std::vector<float>{1.75f, 2.75f}));
+}
+
+TEST(ResolutionCall, Float32WithFloat64ArrayIsFloat64) {
+  EXPECT_EQ(rt().ufunc("t_add")(array({1.0f}), array({1.0})).dtype(), DType::float64);
+}
+
+TEST(ResolutionCall, Int8ArrayPlusWeakIntStaysInt8AndWraps) {
+  Array r = rt().ufunc("t_iadd")(array<std::int8_t>({100, 1}), 100);
+  EXPECT_EQ(r.dtype(), DType::int8);
+  EXPECT_EQ(r.to_vector<int>(), (std::vector<int>{-56, 101}));
+}
+
+TEST(ResolutionCall, DtypeAndSignatureOptionsChooseTheLoop) {
+  const Ufunc add = rt().ufunc("t_add");
+  EXPECT_EQ(add(array({1.0f}), array({2.0f}), {.dtype = DType::float64}).dtype(), DType::float64);
+  EXPECT_EQ(add(array({1.0}), array({2.0}), {.signature = "float32(float32,float32)"}).dtype(),
+            DType::float32);
+}
+
+}  // namespace
+}  // namespace loom
