@@ -54,23 +54,32 @@ Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
   Array xin = t.cast(x, dt);
   if (t.on_device()) xin = t.to_device(xin);
   Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
+  auto run = [&](const Array& part) {  // folds `part` into res (reduced dims broadcast)
+    if (part.size() == 0) return;
+    const Array ops[] = {res.broadcast_to(part.shape()), part};
+    ReduceCall call{StridedIter::make(ops, part.shape()), &loop.impl[static_cast<int>(t.family)],
+                    dt, t.stream.native()};
+    t.backend->run_reduce(call, t.device);
+  };
   if (start) {
+    // initial= joins the reduction like one more element (NumPy); the identity changes nothing.
     t.copy(Array(*start).as_strong(), res);
-    // An initial value joins the reduction like one more element (NumPy); identity needs no step.
+    run(xin);
   } else {
-    // No identity (max, min): start from the first element of each reduced slice. Such ops are
-    // idempotent (max(a, a) == a), so reducing over the whole input afterwards is exact.
+    // No identity (max, min): start from the first element of each reduced slice, then fold the
+    // rest exactly once: for each reduced axis in turn, the elements with index >= 1 on it and
+    // index 0 on the axes before it.
     Array first = xin;
     for (int k = nd - 1; k >= 0; --k) {
       if (reduced[k]) first = first.slice(k, 0, 1);
     }
     t.copy(first, res);
-  }
-  if (x.size() > 0) {
-    const Array ops[] = {res.broadcast_to(x.shape()), xin};
-    ReduceCall call{StridedIter::make(ops, x.shape()), &loop.impl[static_cast<int>(t.family)], dt,
-                    t.stream.native()};
-    t.backend->run_reduce(call, t.device);
+    Array v = xin;
+    for (int k = 0; k < nd; ++k) {
+      if (!reduced[k]) continue;
+      run(v.slice(k, 1, v.shape()[k]));
+      v = v.slice(k, 0, 1);
+    }
   }
   Array shaped = res.reshape(final_shape);
   if (o.out) {

@@ -102,6 +102,7 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
     in[i] = r.inputs[i];
     weak[i] = !all_weak && r.weak[i];
     const int rank = kind_rank(in[i]);
+    if (all_weak && rank == 1) in[i] = DType::int64;  // add(2, 3): NumPy's default int
     if (weak[i] && rank > strong_rank && rank > 0) {
       in[i] = rank == 1 ? DType::int64 : rank == 2 ? DType::float64 : DType::complex128;
       weak[i] = false;

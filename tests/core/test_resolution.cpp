@@ -105,9 +105,10 @@ TEST(Resolution, WeakIntWithBoolArrayIsInt64AsInNumPy) {
   EXPECT_EQ(resolve(int_op(), {{DType::bool_, i32}, {0, 1}}), 3);
 }
 
-TEST(Resolution, AllWeakInputsResolveAsTheirOwnDtypes) {
+// add(2.0, 3.0) and add(2, 3): Python scalars alone take NumPy's defaults, float64 and int64.
+TEST(Resolution, AllWeakInputsResolveAsNumPyDefaults) {
   EXPECT_EQ(resolve(float_op(), {{f64, f64}, {1, 1}}), 1);
-  EXPECT_EQ(resolve(int_op(), {{i32, i32}, {1, 1}}), 2);
+  EXPECT_EQ(resolve(int_op(), {{i32, i32}, {1, 1}}), 3);
 }
 
 TEST(Resolution, DtypeOverridePicksTheLoopWithThatOutput) {

@@ -19,10 +19,12 @@ namespace loom::def {
 namespace cu {
 
 // Calls the functor on one element: out = f(in...) for one output, f(in..., out&...) for several.
-template <class Sig>
-struct ew_sig;
-template <class R, class... A>
-struct ew_sig<R(A...)> {
+// Kernels are templated on std::tuple<inputs>, std::tuple<outputs> rather than on the signature's
+// function type: nvcc's host stubs mis-print a function type returning outs<...>.
+template <class In, class Out>
+struct ew_types;
+template <class... A, class R>
+struct ew_types<std::tuple<A...>, std::tuple<R>> {
   using in_t = std::tuple<A...>;
   using out_t = std::tuple<R>;
   static constexpr int nin = sizeof...(A);
@@ -32,17 +34,20 @@ struct ew_sig<R(A...)> {
     out = f(in...);
   }
 };
-template <class... O, class... A>
-struct ew_sig<outs<O...>(A...)> {
+template <class... A, class O0, class O1, class... O>
+struct ew_types<std::tuple<A...>, std::tuple<O0, O1, O...>> {
   using in_t = std::tuple<A...>;
-  using out_t = std::tuple<O...>;
+  using out_t = std::tuple<O0, O1, O...>;
   static constexpr int nin = sizeof...(A);
-  static constexpr int nout = sizeof...(O);
+  static constexpr int nout = 2 + sizeof...(O);
   template <class F>
-  __device__ __forceinline__ static void apply(const F& f, const A&... in, O&... out) {
-    f(in..., out...);
+  __device__ __forceinline__ static void apply(const F& f, const A&... in, O0& o0, O1& o1,
+                                               O&... out) {
+    f(in..., o0, o1, out...);
   }
 };
+template <class Sig>
+using ew_sig = ew_types<typename sig_traits<Sig>::ins, typename sig_traits<Sig>::outs_t>;
 
 template <class T, int V>
 struct alignas(16) Pack {
@@ -132,9 +137,9 @@ __device__ __forceinline__ void vec_loop(const F& f, const ContigParams<NA>& p, 
   }
 }
 
-template <class F, class Sig, int V>
-__global__ void ew_contig(F f, ContigParams<ew_sig<Sig>::nin + ew_sig<Sig>::nout> p) {
-  using S = ew_sig<Sig>;
+template <class F, class In, class Out, int NA, int V>
+__global__ void ew_contig(F f, ContigParams<NA> p) {
+  using S = ew_types<In, Out>;
   const auto is = std::make_index_sequence<S::nin>{};
   const auto js = std::make_index_sequence<S::nout>{};
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -146,10 +151,9 @@ __global__ void ew_contig(F f, ContigParams<ew_sig<Sig>::nin + ew_sig<Sig>::nout
   if constexpr (V > 1) vec_loop<S, F, V>(f, p, tid, nth, is, js);
 }
 
-template <class F, class Sig>
-__global__ void ew_strided(F f, Strided<ew_sig<Sig>::nin + ew_sig<Sig>::nout> p) {
-  using S = ew_sig<Sig>;
-  constexpr int NA = S::nin + S::nout;
+template <class F, class In, class Out, int NA>
+__global__ void ew_strided(F f, Strided<NA> p) {
+  using S = ew_types<In, Out>;
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = tid; i < p.n; i += nth) {
@@ -204,7 +208,7 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
         p.nvec = (n - head) / V;
       }
     }
-    constexpr auto kernel = &ew_contig<F, Sig, V>;
+    constexpr auto kernel = &ew_contig<F, typename S::in_t, typename S::out_t, NA, V>;
     const std::int64_t work = p.nvec > 0 ? (p.nvec + 1) / 2 : n;
     kernel<<<grid_for<kernel>(work), kThreads, 0, stream>>>(f, p);
     check_launch("elementwise kernel launch");
@@ -213,7 +217,7 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
       throw DeviceError(dims_error(it, "elementwise CUDA loop"));
     }
     const Strided<NA> p = make_strided<NA>(it, "elementwise CUDA loop");
-    constexpr auto kernel = &ew_strided<F, Sig>;
+    constexpr auto kernel = &ew_strided<F, typename S::in_t, typename S::out_t, NA>;
     kernel<<<grid_for<kernel>(n), kThreads, 0, stream>>>(f, p);
     check_launch("elementwise kernel launch");
   }
