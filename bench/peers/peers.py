@@ -1,0 +1,850 @@
+#!/usr/bin/env python3
+"""loom's peers: the cases of loom-bench, run with NumPy, Numba and CuPy.
+
+Prints Google-Benchmark-shaped JSON ({"context": ..., "benchmarks": [...]}) whose names follow
+loom-bench's scheme with the peer as the last component, e.g. sinexp/float32/64M/numba_parallel,
+so that scripts/bench-compare can join the two by case. See README.md beside this file.
+
+Peers that are not installed (numba, numba.cuda, cupy) or have no GPU are skipped with a line on
+stderr; the script never fails for a missing peer.
+"""
+import argparse
+import datetime
+import gc
+import json
+import math
+import os
+import platform
+import re
+import socket
+import statistics
+import sys
+import time
+import traceback
+import warnings
+
+import numpy as np
+
+# numba-cuda (and older numba) still refer to names that NumPy 2.x removed; give them back before
+# numba is imported. Only where missing, so nothing changes on a NumPy that still has them.
+for _old, _new in (("row_stack", "vstack"), ("in1d", "isin"), ("trapz", "trapezoid"),
+                   ("product", "prod"), ("cumproduct", "cumprod"), ("sometrue", "any"),
+                   ("alltrue", "all")):
+    if not hasattr(np, _old) and hasattr(np, _new):
+        setattr(np, _old, getattr(np, _new))
+
+HOST_PEERS = ("numpy", "numba_cpu", "numba_parallel")
+CUDA_PEERS = ("numba_cuda", "numba_cuda_host", "cupy", "cupy_host")
+
+
+def log(*a):
+    print("peers:", *a, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Names, as loom-bench prints them (apps/common/app_util.hpp: size_label, shape_label).
+
+def size_label(n):
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20}M"
+    if n >= 1 << 10 and n % (1 << 10) == 0:
+        return f"{n >> 10}K"
+    return str(n)
+
+
+def shape_label(shape):
+    return "x".join(str(d) for d in shape) or "scalar"
+
+
+class Sizes:
+    """apps/bench/bench.hpp's Sizes: 1M and 64M (4M when small), 256^3, (4096,64,256)."""
+
+    def __init__(self, small):
+        self.small_n = 1 << 20
+        self.large_n = (4 << 20) if small else (64 << 20)
+        self.cube = (256, 256, 256)
+        self.sum_row = (4096 // 16, 64, 256) if small else (4096, 64, 256)
+        # The issues' reduction goal is a sum of 2^28 float32; only in full runs.
+        self.sum_sizes = (self.small_n, self.large_n) if small else (self.small_n, self.large_n,
+                                                                     1 << 28)
+
+
+# --------------------------------------------------------------------------------------------
+# Peers: what is importable, and the compiled functions.
+
+class Peers:
+    """Imports numba / numba.cuda / cupy if present and compiles the peer functions once."""
+
+    def __init__(self, want):
+        self.np = np
+        self.numba = None
+        self.cuda = None  # numba.cuda, when a GPU is usable
+        self.cp = None
+        self.versions = {"python": platform.python_version(), "numpy": np.__version__}
+        self.gpu = None
+        if want & {"numba_cpu", "numba_parallel", "numba_cuda", "numba_cuda_host"}:
+            self._load_numba(want)
+        if want & {"cupy", "cupy_host"}:
+            self._load_cupy()
+
+    def _load_numba(self, want):
+        try:
+            import numba
+        except Exception as e:  # ImportError, or a numba that rejects this NumPy
+            log(f"skipping numba peers: cannot import numba ({type(e).__name__}: {e})")
+            return
+        self.numba = numba
+        # "Grid size 1 will likely result in GPU under-utilization", "Host array used in CUDA
+        # kernel will incur copy overhead": true, and what the one-element and host-array cases
+        # measure on purpose.
+        warnings.filterwarnings("ignore", message=r"(?s).*(Grid size \d+ will likely|"
+                                                  r"Host array used in CUDA kernel)")
+        self.versions["numba"] = numba.__version__
+        self.versions["llvmlite"] = __import__("llvmlite").__version__
+        if not want & {"numba_cuda", "numba_cuda_host"}:
+            return
+        try:
+            from numba import cuda
+            if not cuda.is_available():
+                log("skipping numba cuda peers: numba.cuda.is_available() is False")
+                return
+            self.cuda = cuda
+            dev = cuda.get_current_device()
+            name = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
+            self.gpu = self.gpu or name
+            try:
+                import importlib.metadata as md
+                self.versions["numba_cuda"] = md.version("numba-cuda")
+            except Exception:
+                pass
+        except Exception as e:
+            log(f"skipping numba cuda peers: {type(e).__name__}: {e}")
+            self.cuda = None
+
+    def _load_cupy(self):
+        try:
+            import cupy
+        except Exception as e:
+            log(f"skipping cupy peers: cannot import cupy ({type(e).__name__}: {e})")
+            return
+        try:
+            if cupy.cuda.runtime.getDeviceCount() < 1:
+                log("skipping cupy peers: no CUDA device")
+                return
+            cupy.zeros(1).sum().get()  # fails here, not mid-run, without a usable driver
+            props = cupy.cuda.runtime.getDeviceProperties(0)
+            name = props["name"]
+            self.gpu = self.gpu or (name.decode() if isinstance(name, bytes) else str(name))
+        except Exception as e:
+            log(f"skipping cupy peers: {type(e).__name__}: {e}")
+            return
+        self.cp = cupy
+        self.versions["cupy"] = cupy.__version__
+
+    def available(self, peer):
+        if peer == "numpy":
+            return True
+        if peer in ("numba_cpu", "numba_parallel"):
+            return self.numba is not None
+        if peer in ("numba_cuda", "numba_cuda_host"):
+            return self.cuda is not None
+        if peer in ("cupy", "cupy_host"):
+            return self.cp is not None
+        return False
+
+    # Compiled functions, made on first use (compiling costs seconds; --filter may need none).
+    _cache = {}
+
+    def vectorize(self, op, target):
+        key = ("vectorize", op, target)
+        if key not in self._cache:
+            import numba
+            sigs = ["float32(float32, float32)", "float64(float64, float64)"]
+            if target == "cuda":
+                deco = self.cuda.vectorize(sigs)
+            else:
+                deco = numba.vectorize(sigs, target=target)
+            self._cache[key] = deco(SCALAR_FUNCS[op])
+        return self._cache[key]
+
+    def guvectorize_sum_row(self, target):
+        key = ("guvectorize", "sum_row", target)
+        if key not in self._cache:
+            import numba
+            sigs = ["void(float32[:,:], float32[:])", "void(float64[:,:], float64[:])"]
+            if target == "cuda":
+                deco = self.cuda.guvectorize(sigs, "(n,m)->(n)")
+            else:
+                deco = numba.guvectorize(sigs, "(n,m)->(n)", target=target)
+            self._cache[key] = deco(sum_row_py)
+        return self._cache[key]
+
+    def njit_reduce(self, op, parallel):
+        key = ("njit", op, parallel)
+        if key not in self._cache:
+            import numba
+            fn = (lambda x: x.sum()) if op == "sum" else (lambda x: x.prod())
+            self._cache[key] = numba.njit(parallel=parallel)(fn)
+        return self._cache[key]
+
+    def parallel_copy(self):
+        key = ("njit", "copy", True)
+        if key not in self._cache:
+            import numba
+
+            @numba.njit(parallel=True)
+            def copy(dst, src):
+                for i in numba.prange(src.shape[0]):
+                    dst[i] = src[i]
+            self._cache[key] = copy
+        return self._cache[key]
+
+    def cuda_reduce(self, op):
+        key = ("cuda.reduce", op)
+        if key not in self._cache:
+            fn = (lambda a, b: a + b) if op == "sum" else (lambda a, b: a * b)
+            self._cache[key] = self.cuda.reduce(fn)
+        return self._cache[key]
+
+    def cupy_kernel(self, op):
+        key = ("cupy", op)
+        if key not in self._cache:
+            body = {"sinexp": "z = sin(x) * exp(y)", "maximum": "z = max(x, y)",
+                    "add": "z = x + y"}[op]
+            self._cache[key] = self.cp.ElementwiseKernel("T x, T y", "T z", body, "loom_" + op)
+        return self._cache[key]
+
+    def sync(self):
+        if self.cuda is not None:
+            self.cuda.synchronize()
+        if self.cp is not None:
+            self.cp.cuda.Device().synchronize()
+
+
+# The scalar functions of the seeds (the Numba tutorials in shared/seeds/), compiled for every
+# numba target.
+def sinexp_py(x, y):
+    return math.sin(x) * math.exp(y)
+
+
+def maximum_py(x, y):
+    return max(x, y)
+
+
+def add_py(x, y):
+    return x + y
+
+
+SCALAR_FUNCS = {"sinexp": sinexp_py, "maximum": maximum_py, "add": add_py}
+
+
+def sum_row_py(A, s):  # the seeds' @guvectorize sum_row, layout (n,m)->(n)
+    for i in range(A.shape[0]):
+        tmp = 0.
+        for j in range(A.shape[1]):
+            tmp += A[i, j]
+        s[i] = tmp
+
+
+# --------------------------------------------------------------------------------------------
+# Clocks. "host": perf_counter around k calls, synchronizing the GPU before starting and before
+# stopping (host arrays, one-element calls: the time a caller waits). "cupy"/"numba": CUDA
+# events recorded on the stream the calls go to, around k calls (device arrays: GPU time).
+
+class HostClock:
+    name = "perf_counter"
+
+    def __init__(self, peers):
+        self.peers = peers
+
+    def time(self, fn, k):
+        sync = self.peers.sync
+        sync()
+        c0, t0 = time.process_time(), time.perf_counter()
+        for _ in range(k):
+            fn()
+        sync()
+        t1, c1 = time.perf_counter(), time.process_time()
+        return (t1 - t0) / k, (c1 - c0) / k
+
+
+class CupyEventClock:
+    name = "cupy.cuda.Event"
+
+    def __init__(self, peers):
+        self.cp = peers.cp
+
+    def time(self, fn, k):
+        cp = self.cp
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        cp.cuda.Device().synchronize()
+        c0 = time.process_time()
+        start.record()
+        for _ in range(k):
+            fn()
+        stop.record()
+        stop.synchronize()
+        c1 = time.process_time()
+        return cp.cuda.get_elapsed_time(start, stop) * 1e-3 / k, (c1 - c0) / k
+
+
+class NumbaEventClock:
+    name = "numba.cuda.event"
+
+    def __init__(self, peers):
+        self.cuda = peers.cuda
+
+    def time(self, fn, k):
+        cuda = self.cuda
+        start, stop = cuda.event(), cuda.event()
+        cuda.synchronize()
+        c0 = time.process_time()
+        start.record()  # default stream, the one the calls below use
+        for _ in range(k):
+            fn()
+        stop.record()
+        stop.synchronize()
+        c1 = time.process_time()
+        return cuda.event_elapsed_time(start, stop) * 1e-3 / k, (c1 - c0) / k
+
+
+def measure(fn, clock, opts):
+    """Median (and best) seconds per call of fn after warm-up; k calls per sample so that a
+    sample lasts at least opts.sample_time; samples until min_time and min_reps are reached."""
+    first = None
+    for _ in range(opts.warmup):
+        first = fn()  # the first call compiles (numba) or builds the kernel (cupy)
+    one, _ = clock.time(fn, 1)
+    k = max(1, min(100000, int(math.ceil(opts.sample_time / max(one, 1e-9)))))
+    samples, cpu, total = [], [], 0.0
+    deadline = time.perf_counter() + opts.max_time
+    while True:
+        t, c = clock.time(fn, k)
+        samples.append(t)
+        cpu.append(c)
+        total += t * k
+        if len(samples) >= opts.max_reps:
+            break
+        if len(samples) >= opts.min_reps and total >= opts.min_time:
+            break
+        if len(samples) >= 3 and time.perf_counter() > deadline:
+            break
+    return {"median": statistics.median(samples), "best": min(samples),
+            "mean": statistics.fmean(samples), "cpu": statistics.median(cpu),
+            "reps": len(samples), "k": k}, first
+
+
+# --------------------------------------------------------------------------------------------
+# Cases. A Group is one loom-bench case (its name without the target): inputs made once, a NumPy
+# reference, and one runner per peer. A runner is make(inputs) -> (fn, clock kind), where fn()
+# returns its result (for the correctness check against NumPy).
+
+class Group:
+    def __init__(self, key, make_inputs, ref, nbytes, items, tol, runners):
+        self.key, self.make_inputs, self.ref = key, make_inputs, ref
+        self.nbytes, self.items, self.tol, self.runners = nbytes, items, tol, runners
+
+
+def to_host(P, r):
+    if r is None:
+        return None
+    if hasattr(r, "copy_to_host"):
+        return r.copy_to_host()
+    if P.cp is not None and isinstance(r, P.cp.ndarray):
+        return P.cp.asnumpy(r)
+    return np.asarray(r)
+
+
+def rel_diff(a, ref):
+    a = np.asarray(a, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if a.shape != ref.shape:
+        return float("inf")
+    scale = max(float(np.max(np.abs(ref))) if ref.size else 0.0, 1e-300)
+    return float(np.max(np.abs(a - ref))) / scale if ref.size else 0.0
+
+
+def binary_ufunc_runners(P, op, with_out):
+    """sinexp / maximum / add on two inputs: NumPy, numba vectorize (cpu, parallel, cuda on
+    device and host arrays), CuPy ElementwiseKernel (device arrays, and host arrays with
+    transfers)."""
+
+    def numpy_(inp):
+        x, y = inp
+        if op == "sinexp":
+            if with_out:
+                out, tmp = np.empty_like(x), np.empty_like(x)
+
+                def fn():  # sin(x)*exp(y) without temporaries: what out= buys a NumPy user
+                    np.sin(x, out=tmp)
+                    np.exp(y, out=out)
+                    return np.multiply(tmp, out, out=out)
+            else:
+                def fn():
+                    return np.sin(x) * np.exp(y)
+            return fn, "host"
+        npf = {"maximum": np.maximum, "add": np.add}[op]
+        if with_out:
+            out = np.empty_like(x)
+            return (lambda: npf(x, y, out=out)), "host"
+        return (lambda: npf(x, y)), "host"
+
+    def numba_host(target):
+        def make(inp):
+            x, y = inp
+            f = P.vectorize(op, target)
+            if with_out:
+                out = np.empty_like(x)
+                return (lambda: f(x, y, out=out)), "host"
+            return (lambda: f(x, y)), "host"
+        return make
+
+    def numba_cuda(inp):
+        x, y = inp
+        f = P.vectorize(op, "cuda")
+        dx, dy = P.cuda.to_device(x), P.cuda.to_device(y)
+        if with_out:
+            dout = P.cuda.device_array_like(dx)
+            return (lambda: f(dx, dy, out=dout)), "numba"
+        return (lambda: f(dx, dy)), "numba"
+
+    def numba_cuda_host(inp):  # host arrays in and out: transfers included
+        x, y = inp
+        f = P.vectorize(op, "cuda")
+        if with_out:
+            # numba-cuda asserts that a host out= has the raveled shape (deviceufunc.py,
+            # out.shape == shape) when ndim > 1: give it a flat view of the same memory.
+            out = np.empty_like(x)
+            flat = out.reshape(-1)
+            return (lambda: f(x, y, out=flat)), "host"
+        return (lambda: f(x, y)), "host"
+
+    def cupy_(inp):
+        x, y = inp
+        cp, k = P.cp, P.cupy_kernel(op)
+        dx, dy = cp.asarray(x), cp.asarray(y)
+        if with_out:
+            dout = cp.empty_like(dx)
+            return (lambda: k(dx, dy, dout)), "cupy"
+        return (lambda: k(dx, dy)), "cupy"
+
+    def cupy_host(inp):  # what a CuPy user writes for host arrays: asarray in, get out
+        x, y = inp
+        cp, k = P.cp, P.cupy_kernel(op)
+        if with_out:
+            out = np.empty_like(x)
+            return (lambda: k(cp.asarray(x), cp.asarray(y)).get(out=out)), "host"
+        return (lambda: k(cp.asarray(x), cp.asarray(y)).get()), "host"
+
+    return {"numpy": numpy_, "numba_cpu": numba_host("cpu"),
+            "numba_parallel": numba_host("parallel"), "numba_cuda": numba_cuda,
+            "numba_cuda_host": numba_cuda_host, "cupy": cupy_, "cupy_host": cupy_host}
+
+
+def sum_row_runners(P):
+    def numpy_(inp):
+        (a,) = inp
+        out = np.empty(a.shape[:-1], a.dtype)
+        return (lambda: np.sum(a, axis=-1, out=out)), "host"
+
+    def numba_host(target):
+        def make(inp):
+            (a,) = inp
+            g = P.guvectorize_sum_row(target)
+            out = np.empty(a.shape[:-1], a.dtype)
+            return (lambda: g(a, out)), "host"
+        return make
+
+    def numba_cuda(inp):
+        (a,) = inp
+        g = P.guvectorize_sum_row("cuda")
+        da = P.cuda.to_device(a)
+        dout = P.cuda.device_array(a.shape[:-1], a.dtype)
+        return (lambda: g(da, dout)), "numba"
+
+    def numba_cuda_host(inp):
+        (a,) = inp
+        g = P.guvectorize_sum_row("cuda")
+        return (lambda: g(a)), "host"
+
+    def cupy_(inp):
+        (a,) = inp
+        cp = P.cp
+        da = cp.asarray(a)
+        dout = cp.empty(a.shape[:-1], a.dtype)
+        return (lambda: cp.sum(da, axis=-1, out=dout)), "cupy"
+
+    def cupy_host(inp):
+        (a,) = inp
+        cp = P.cp
+        return (lambda: cp.sum(cp.asarray(a), axis=-1).get()), "host"
+
+    return {"numpy": numpy_, "numba_cpu": numba_host("cpu"),
+            "numba_parallel": numba_host("parallel"), "numba_cuda": numba_cuda,
+            "numba_cuda_host": numba_cuda_host, "cupy": cupy_, "cupy_host": cupy_host}
+
+
+def reduce_runners(P, op):
+    def numpy_(inp):
+        (x,) = inp
+        f = np.sum if op == "sum" else np.prod
+        return (lambda: f(x)), "host"
+
+    def numba_host(parallel):  # @njit x.sum() / x.prod(); parallel=True parallelises it
+        def make(inp):
+            (x,) = inp
+            f = P.njit_reduce(op, parallel)
+            return (lambda: f(x)), "host"
+        return make
+
+    # cuda.reduce's init defaults to 0, which a product keeps: give it the identity.
+    init = 0 if op == "sum" else 1
+
+    def numba_cuda(inp):  # @cuda.reduce, as in the seeds; returns the value to the host
+        (x,) = inp
+        r = P.cuda_reduce(op)
+        dx = P.cuda.to_device(x)
+        return (lambda: r(dx, init=init)), "numba"
+
+    def numba_cuda_host(inp):
+        (x,) = inp
+        r = P.cuda_reduce(op)
+        return (lambda: r(x, init=init)), "host"
+
+    def cupy_(inp):
+        (x,) = inp
+        cp = P.cp
+        dx = cp.asarray(x)
+        f = cp.sum if op == "sum" else cp.prod
+        return (lambda: f(dx)), "cupy"
+
+    def cupy_host(inp):
+        (x,) = inp
+        cp = P.cp
+        f = cp.sum if op == "sum" else cp.prod
+        return (lambda: f(cp.asarray(x)).get()), "host"
+
+    return {"numpy": numpy_, "numba_cpu": numba_host(False),
+            "numba_parallel": numba_host(True), "numba_cuda": numba_cuda,
+            "numba_cuda_host": numba_cuda_host, "cupy": cupy_, "cupy_host": cupy_host}
+
+
+def one_element_runners(P, with_out):
+    """The dispatch overhead: one float64 add, host time per call (the GPU ones on device
+    arrays, timed with perf_counter: k calls back to back, one synchronize at the end)."""
+    r = binary_ufunc_runners(P, "add", with_out)
+
+    def host_clock(make):
+        def wrapped(inp):
+            fn, _ = make(inp)
+            return fn, "host"
+        return wrapped
+
+    return {p: host_clock(m) for p, m in r.items()}
+
+
+def copy_runners(P):
+    """memcpy/<dtype>/<size>: one array copied into another. numpy: np.copyto on the host (one
+    thread); numba_parallel: a prange copy loop on every thread (STREAM copy: the machine's
+    bandwidth, which one thread does not reach); cupy / numba_cuda: device to device. Bytes are
+    read + written, as loom-bench counts them."""
+
+    def numpy_(inp):
+        (x,) = inp
+        dst = np.empty_like(x)
+        return (lambda: np.copyto(dst, x)), "host"
+
+    def numba_parallel(inp):
+        (x,) = inp
+        dst = np.empty_like(x)
+        f = P.parallel_copy()
+        return (lambda: f(dst, x)), "host"
+
+    def numba_cuda(inp):
+        (x,) = inp
+        src = P.cuda.to_device(x)
+        dst = P.cuda.device_array_like(src)
+        return (lambda: dst.copy_to_device(src)), "numba"
+
+    def cupy_(inp):
+        (x,) = inp
+        cp = P.cp
+        src = cp.asarray(x)
+        dst = cp.empty_like(src)
+        return (lambda: cp.copyto(dst, src)), "cupy"
+
+    return {"numpy": numpy_, "numba_parallel": numba_parallel, "numba_cuda": numba_cuda,
+            "cupy": cupy_}
+
+
+def transfer_runners(P, direction):
+    """copy_h2d / copy_d2h: pageable host memory to and from the device, the path a call on
+    host arrays takes. Bytes are the bytes moved once."""
+
+    def numba_cuda(inp):
+        (x,) = inp
+        d = P.cuda.to_device(x)
+        h = np.empty_like(x)
+        if direction == "h2d":
+            return (lambda: d.copy_to_device(x)), "host"
+        return (lambda: d.copy_to_host(h)), "host"
+
+    def cupy_(inp):
+        (x,) = inp
+        d = P.cp.asarray(x)
+        h = np.empty_like(x)
+        if direction == "h2d":
+            return (lambda: d.set(x)), "host"
+        return (lambda: d.get(out=h)), "host"
+
+    return {"numba_cuda": numba_cuda, "cupy": cupy_}
+
+
+def build_groups(P, S):
+    groups = []
+    two_pi = 2 * math.pi
+    f32, f64 = np.float32, np.float64
+
+    def nbytes(n, dt, arrays):
+        return n * np.dtype(dt).itemsize * arrays
+
+    def lin_full(n, dt, lo, hi, fill):
+        return lambda: [np.linspace(lo, hi, n, dtype=dt), np.full(n, fill, dt)]
+
+    def ref_sinexp(x, y):
+        return np.sin(x) * np.exp(y)
+
+    # sinexp on the seeds' inputs: x = linspace(0, 2pi, n), y = 10; with out= and allocating.
+    for dt in (f32, f64):
+        for n in (S.small_n, S.large_n):
+            groups.append(Group(f"sinexp/{np.dtype(dt).name}/{size_label(n)}",
+                                lin_full(n, dt, 0, two_pi, 10), ref_sinexp, nbytes(n, dt, 3),
+                                n, 1e-5 if dt == f32 else 1e-12,
+                                binary_ufunc_runners(P, "sinexp", True)))
+    n = S.small_n
+    groups.append(Group(f"sinexp_alloc/float32/{size_label(n)}", lin_full(n, f32, 0, two_pi, 10),
+                        ref_sinexp, nbytes(n, f32, 3), n, 1e-5,
+                        binary_ufunc_runners(P, "sinexp", False)))
+
+    # maximum of two random 256^3 float32 arrays (the seeds' 3-D example).
+    def cube_inputs():
+        rng = np.random.default_rng(1)
+        return [rng.random(S.cube, dtype=np.float32), rng.random(S.cube, dtype=np.float32)]
+
+    n = math.prod(S.cube)
+    groups.append(Group(f"maximum/float32/{shape_label(S.cube)}", cube_inputs, np.maximum,
+                        nbytes(n, f32, 3), n, 0.0, binary_ufunc_runners(P, "maximum", True)))
+
+    for n in (S.small_n, S.large_n):
+        groups.append(Group(f"add/float32/{size_label(n)}", lin_full(n, f32, 0, 1, 2), np.add,
+                            nbytes(n, f32, 3), n, 1e-6, binary_ufunc_runners(P, "add", True)))
+
+    # Reductions: sum of linspace(0, 1, n), prod of ones (no drift into denormals).
+    for n in S.sum_sizes:
+        groups.append(Group(f"sum/float32/{size_label(n)}",
+                            lambda n=n: [np.linspace(0, 1, n, dtype=f32)],
+                            lambda x: np.sum(x, dtype=np.float64), nbytes(n, f32, 1), n, 1e-3,
+                            reduce_runners(P, "sum")))
+    n = S.small_n
+    groups.append(Group(f"prod/float32/{size_label(n)}", lambda n=n: [np.ones(n, f32)], np.prod,
+                        nbytes(n, f32, 1), n, 1e-6, reduce_runners(P, "prod")))
+
+    # sum_row: (instances, n, m) -> (instances, n), the seeds' @guvectorize.
+    def sum_row_inputs():
+        return [np.random.default_rng(3).random(S.sum_row, dtype=np.float32)]
+
+    n = math.prod(S.sum_row)
+    out_n = n // S.sum_row[-1]
+    groups.append(Group(f"sum_row/float32/{shape_label(S.sum_row)}", sum_row_inputs,
+                        lambda a: np.sum(a, axis=-1, dtype=np.float64), (n + out_n) * 4, n, 1e-5,
+                        sum_row_runners(P)))
+
+    # One element: dispatch overhead, allocating (add) and with out= (add_out).
+    def one():
+        return [np.full(1, 1.0), np.full(1, 2.0)]
+
+    groups.append(Group("add/float64/1", one, np.add, 0, 1, 0.0, one_element_runners(P, False)))
+    groups.append(Group("add_out/float64/1", one, np.add, 0, 1, 0.0,
+                        one_element_runners(P, True)))
+
+    # Bandwidth ceilings: copy of loom-bench's baseline_memcpy size (joins with it), and of
+    # 256 MiB whatever the size (the copy bandwidth the issues' goals are read against).
+    copy_sizes = sorted({S.large_n, 64 << 20})
+    for n in copy_sizes:
+        groups.append(Group(f"memcpy/float32/{size_label(n)}",
+                            lambda n=n: [np.linspace(0, 1, n, dtype=f32)], lambda x: x,
+                            nbytes(n, f32, 2), n, 0.0, copy_runners(P)))
+    n = 64 << 20
+    for d in ("h2d", "d2h"):
+        groups.append(Group(f"copy_{d}/float32/{size_label(n)}",
+                            lambda n=n: [np.linspace(0, 1, n, dtype=f32)], None,
+                            nbytes(n, f32, 1), n, 0.0, transfer_runners(P, d)))
+    return groups
+
+
+# --------------------------------------------------------------------------------------------
+
+def pick_unit(seconds):
+    if seconds < 1e-6:
+        return "ns", 1e9
+    if seconds < 1e-3:
+        return "us", 1e6
+    return "ms", 1e3
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def run(args):
+    want = set(args.peers.split(",")) if args.peers else set(HOST_PEERS + CUDA_PEERS)
+    unknown = want - set(HOST_PEERS + CUDA_PEERS)
+    if unknown:
+        sys.exit(f"peers: unknown peer(s) {sorted(unknown)}; known: {HOST_PEERS + CUDA_PEERS}")
+    S = Sizes(args.small)
+    # Compile nothing and import nothing for --list.
+    P = Peers(set() if args.list else want)
+    rx = re.compile(args.filter) if args.filter else None
+    clocks = {"host": HostClock(P)}
+    if P.cp is not None:
+        clocks["cupy"] = CupyEventClock(P)
+    if P.cuda is not None:
+        clocks["numba"] = NumbaEventClock(P)
+
+    results = []
+    for g in build_groups(P, S):
+        names = [(peer, f"{g.key}/{peer}") for peer in g.runners if peer in want]
+        names = [(p, nm) for p, nm in names if rx is None or rx.search(nm)]
+        if args.list:
+            for _, nm in names:
+                print(nm)
+            continue
+        names = [(p, nm) for p, nm in names if P.available(p)]
+        if not names:
+            continue
+        inputs = g.make_inputs()
+        ref = g.ref(*inputs) if g.ref is not None else None
+        for peer, name in names:
+            entry = {"name": name, "run_name": name, "run_type": "iteration", "repetitions": 1,
+                     "repetition_index": 0, "threads": 1, "peer": peer, "case": g.key}
+            try:
+                fn, clock = g.runners[peer](inputs)
+                m, first = measure(fn, clocks[clock], args)
+            except Exception as e:
+                msg = f"{type(e).__name__}: {e}".strip().splitlines()[0][:300]
+                tb = traceback.extract_tb(e.__traceback__)
+                if tb:
+                    msg += f" (at {os.path.basename(tb[-1].filename)}:{tb[-1].lineno})"
+                log(f"{name}: error: {msg}")
+                entry.update(error_occurred=True, error_message=msg, iterations=0,
+                             real_time=0, cpu_time=0, time_unit="ns")
+                results.append(entry)
+                continue
+            unit, scale = pick_unit(m["median"])
+            entry.update(iterations=m["k"] * m["reps"], repetitions=m["reps"],
+                         real_time=m["median"] * scale, cpu_time=m["cpu"] * scale,
+                         time_unit=unit, best_real_time=m["best"] * scale,
+                         mean_real_time=m["mean"] * scale, clock=clocks[clock].name)
+            if g.nbytes:
+                entry["bytes_per_second"] = g.nbytes / m["median"]
+            entry["items_per_second"] = g.items / m["median"]
+            if ref is not None and first is not None:
+                try:
+                    d = rel_diff(to_host(P, first), ref)
+                    entry["max_rel_diff_vs_numpy"] = d
+                    if d > g.tol:
+                        log(f"{name}: note: result differs from NumPy's (max |diff| / max |ref| "
+                            f"= {d:.3g} > {g.tol:g})")
+                except Exception as e:
+                    log(f"{name}: could not check the result: {type(e).__name__}: {e}")
+            results.append(entry)
+            bw = (f"  {entry['bytes_per_second'] / 1e9:8.1f} GB/s"
+                  if "bytes_per_second" in entry else "")
+            log(f"{name:45s} {entry['real_time']:10.4g} {unit}{bw}")
+        del inputs, ref
+        gc.collect()
+        if P.cp is not None:
+            P.cp.get_default_memory_pool().free_all_blocks()
+
+    if args.list:
+        return None
+    versions = dict(P.versions)
+    ctx = {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "host_name": socket.gethostname(),
+        "executable": os.path.abspath(__file__),
+        "num_cpus": os.cpu_count(),
+        "cpu_model": cpu_model(),
+        "gpu": P.gpu,
+        "library_build_type": "release",
+        "loom_peers": {
+            "versions": versions,
+            "small": bool(args.small),
+            "numba_num_threads": None,
+            "numba_threading_layer": None,
+            "timing": ("real_time = median seconds per call over samples of k back-to-back calls "
+                       "after warm-up (the first call compiles); device-array cases timed with "
+                       "CUDA events, host and one-element cases with perf_counter and a "
+                       "synchronize before stopping the clock"),
+        },
+    }
+    if P.numba is not None:
+        ctx["loom_peers"]["numba_num_threads"] = P.numba.config.NUMBA_NUM_THREADS
+        try:
+            ctx["loom_peers"]["numba_threading_layer"] = P.numba.threading_layer()
+        except Exception:
+            pass  # no parallel function has run yet
+    return {"context": ctx, "benchmarks": results}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Run loom-bench's cases with NumPy, Numba and CuPy; print "
+                    "Google-Benchmark-shaped JSON.")
+    ap.add_argument("--small", action="store_true",
+                    default=os.environ.get("LOOM_BENCH_SMALL", "0") not in ("", "0"),
+                    help="4M instead of 64M elements, sum_row (256,64,256) (as "
+                         "LOOM_BENCH_SMALL=1)")
+    ap.add_argument("--filter", help="regex; run only the cases whose full name matches")
+    ap.add_argument("--threads", type=int,
+                    help="NUMBA_NUM_THREADS for numba's parallel target (default: all cores)")
+    ap.add_argument("--peers", help="comma-separated subset of: " + ",".join(HOST_PEERS +
+                                                                              CUDA_PEERS))
+    ap.add_argument("--out", help="write the JSON here instead of stdout")
+    ap.add_argument("--list", action="store_true", help="print the case names and exit")
+    ap.add_argument("--min-time", type=float, default=0.3,
+                    help="seconds of timed calls per case, at least (default 0.3)")
+    ap.add_argument("--min-reps", type=int, default=5, help="samples per case, at least")
+    ap.add_argument("--max-reps", type=int, default=200, help="samples per case, at most")
+    ap.add_argument("--max-time", type=float, default=20.0,
+                    help="stop sampling a case after this many seconds (once 3 samples exist)")
+    ap.add_argument("--sample-time", type=float, default=2e-3,
+                    help="a sample lasts at least this long: short calls are repeated k times")
+    ap.add_argument("--warmup", type=int, default=2, help="untimed calls first (>= 1)")
+    args = ap.parse_args(argv)
+    args.warmup = max(1, args.warmup)
+    if args.threads:
+        # Read by numba at import, which happens after this.
+        os.environ["NUMBA_NUM_THREADS"] = str(args.threads)
+    doc = run(args)
+    if doc is None:
+        return 0
+    text = json.dumps(doc, indent=2)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+        log(f"wrote {len(doc['benchmarks'])} results to {args.out}")
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
