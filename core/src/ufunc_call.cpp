@@ -88,7 +88,12 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
   if (size > 0) {
     ElementwiseCall call{
         StridedIter::make(std::span<const Array>(operands.data(), operands.size()), shape),
-        &loop.impl[static_cast<int>(t.family)], t.stream.native(), host_operands};
+        &loop.impl[static_cast<int>(t.family)], t.stream.native(), host_operands, op.nin};
+    if (host_operands && size == 1) {  // a lone element has stride 0; give host operands theirs
+      for (int a = 0; a < call.iter.nargs(); ++a) {
+        if (host_operands >> a & 1u) call.iter.strides[a].back() = operands[a].itemsize();
+      }
+    }
     t.backend->run_elementwise(call, t.device);
   }
   return finish(t, slots, o);

@@ -85,15 +85,35 @@ LOOM_HD T cascade_sum(std::int64_t n, const Step& step) {
 struct SumRow {
   template <class T>
   LOOM_HD void operator()(View<const T, 2> a, View<T, 1> out) const {
-    const std::int64_t m = a.shape[1], s = a.strides[1];
-    for (std::int64_t i = 0; i < a.shape[0]; ++i) {
-      const char* row = reinterpret_cast<const char*>(a.data) + i * a.strides[0];
-      if (s == static_cast<std::int64_t>(sizeof(T))) {
-        out(i) = detail::cascade_sum<T>(m, detail::SumStep<T, detail::Vec<T, true>>{{row, s}});
-      } else {
-        out(i) = detail::cascade_sum<T>(m, detail::SumStep<T, detail::Vec<T, false>>{{row, s}});
-      }
+    for (std::int64_t i = 0; i < a.shape[0]; ++i) out(i) = row_sum(a, i);
+  }
+  // With a team (a warp on CUDA), for large instances: wide rows are split over the members,
+  // whose partial sums (each in order) are folded by the team's fixed tree, so that every row
+  // is read by neighbouring threads; narrow rows go one row to each member.
+  template <class T, class Team>
+  LOOM_HD void operator()(const Team& team, View<const T, 2> a, View<T, 1> out) const {
+    const std::int64_t n = a.shape[0], m = a.shape[1];
+    if (m < team.size()) {
+      for (std::int64_t i = team.rank(); i < n; i += team.size()) out(i) = row_sum(a, i);
+      return;
     }
+    for (std::int64_t i = 0; i < n; ++i) {
+      T acc = T(0);
+      for (std::int64_t j = team.rank(); j < m; j += team.size()) acc = detail::add(acc, a(i, j));
+      acc = team.reduce(acc, Add{});
+      if (team.rank() == 0) out(i) = acc;
+    }
+  }
+
+ private:
+  template <class T>
+  LOOM_HD static T row_sum(View<const T, 2> a, std::int64_t i) {
+    const std::int64_t m = a.shape[1], s = a.strides[1];
+    const char* row = reinterpret_cast<const char*>(a.data) + i * a.strides[0];
+    if (s == static_cast<std::int64_t>(sizeof(T))) {
+      return detail::cascade_sum<T>(m, detail::SumStep<T, detail::Vec<T, true>>{{row, s}});
+    }
+    return detail::cascade_sum<T>(m, detail::SumStep<T, detail::Vec<T, false>>{{row, s}});
   }
 };
 

@@ -17,6 +17,7 @@ struct ElementwiseCall {
   // operand is C-contiguous with the full iteration shape, so the backend can stream it through
   // pinned buffers in chunks of the flat index.
   std::uint32_t host_operands = 0;
+  int nin = 0;  // operands [0, nin) are inputs, the rest outputs
 };
 
 // One inner-loop call gets dims = {count, core dims...}, steps = {outer steps..., core_steps...}.

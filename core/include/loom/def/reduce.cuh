@@ -1,12 +1,14 @@
 // def::reduce<F, Sigs...>(reg, name, identity, doc), the CUDA twin of reduce.hpp. The call's
 // iteration {out, x} splits into kept dims (out strided) and reduced dims (out stride 0); each
-// output's reduced elements are cut into segments whose length depends on the shape alone, each
-// segment is folded by a warp (reduced innermost dim: lanes read neighbours) or by one thread
-// (kept innermost dim: threads read neighbours), in a fixed order ending in a fixed shuffle tree,
-// and a second kernel folds the segments of each output in order into the pre-filled output. No
-// atomics and no dependence on the device: the same input gives the same bits on every run and
-// every GPU. Not cub::DeviceReduce: it needs an identity as a host value, and max/min have none
-// (the call pre-fills the output with the first element instead). Only included by .cu files.
+// output's reduced elements are cut into segments whose length depends on the shape alone. A
+// segment is folded by a block with 16-byte loads (one contiguous reduced dim: full and row
+// reductions), by a warp (other reduced-innermost cases: lanes read neighbours) or by one thread
+// (kept innermost dim: threads read neighbours), in a fixed order ending in fixed shuffle trees;
+// a second kernel folds each output's segments in order into the pre-filled output. No atomics
+// and nothing taken from the device: the same input gives the same bits on every run and every
+// GPU. Not cub::DeviceReduce (run-to-run deterministic on one GPU, per its documentation): it
+// needs the identity as a host value, and max/min have none (the call pre-fills the output with
+// the first element instead). Only included by .cu files.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -69,6 +71,19 @@ struct RedParams {
   std::int64_t M, L;              // outputs, elements reduced into each
   std::int64_t S, seglen;         // segments per output and their length
   T* partial;                     // M * S values (output-major), null when S == 1
+  bool vec;                       // red_block: one contiguous reduced dim, rows 16-byte aligned
+};
+
+template <class T>
+constexpr int red_vec_width() {
+  return (std::is_arithmetic_v<T> && sizeof(T) < 16 && 16 % sizeof(T) == 0)
+             ? static_cast<int>(16 / sizeof(T))
+             : 1;
+}
+
+template <class T, int V>
+struct alignas(16) RedPack {
+  T v[V];
 };
 
 template <class F, class T>
@@ -112,6 +127,65 @@ __global__ void red_warp(F f, RedParams<T> p) {
     }
     warp_fold(f, acc, has);
     if (lane == 0 && has) finish(f, p, m, s, acc);
+  }
+}
+
+// A block per (output, segment) of one contiguous reduced dim, rows 16-byte aligned: thread t
+// folds vectors t, t + kThreads, ... of the segment into V accumulators (one per position in the
+// vector) and joins them in order, threads t < V fold the scalar tail (fewer than V elements)
+// after that; then each warp's fixed shuffle tree, then warp 0 over the warps in order. Each
+// iteration of the block reads one contiguous 4 KiB, as CUB's tiles do.
+template <class F, class T>
+__global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<T> p) {
+  constexpr int V = red_vec_width<T>();
+  constexpr int kWarps = kThreads / 32;
+  __shared__ T part[kWarps];
+  __shared__ bool part_has[kWarps];
+  const int t = static_cast<int>(threadIdx.x), lane = t & 31, warp = t >> 5;
+  const std::int64_t items = p.M * p.S;
+  for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
+    const std::int64_t m = item / p.S, s = item - m * p.S;
+    const char* x = p.x + offset_1(m, p.nk, p.kshape, p.kx);
+    const std::int64_t j0 = s * p.seglen;
+    const std::int64_t j1 = j0 + p.seglen < p.L ? j0 + p.seglen : p.L;
+    const auto* xv = reinterpret_cast<const RedPack<T, V>*>(x);
+    const std::int64_t q0 = j0 / V, q1 = q0 + (j1 - j0) / V;
+    T acc{};
+    bool has = q0 + t < q1;
+    if (has) {
+      T a[V];
+      const RedPack<T, V> first = xv[q0 + t];
+#pragma unroll
+      for (int l = 0; l < V; ++l) a[l] = first.v[l];
+#pragma unroll 4
+      for (std::int64_t q = q0 + t + kThreads; q < q1; q += kThreads) {
+        const RedPack<T, V> w = xv[q];
+#pragma unroll
+        for (int l = 0; l < V; ++l) a[l] = f(a[l], w.v[l]);
+      }
+      acc = a[0];
+#pragma unroll
+      for (int l = 1; l < V; ++l) acc = f(acc, a[l]);
+    }
+    const std::int64_t tail = q1 * V + t;
+    if (t < V && tail < j1) {
+      const T v = reinterpret_cast<const T*>(x)[tail];
+      acc = has ? f(acc, v) : v;
+      has = true;
+    }
+    warp_fold(f, acc, has);
+    if (lane == 0) {
+      part[warp] = acc;
+      part_has[warp] = has;
+    }
+    __syncthreads();
+    if (warp == 0) {
+      has = lane < kWarps && part_has[lane];
+      acc = has ? part[lane] : T{};
+      warp_fold(f, acc, has);
+      if (lane == 0 && has) finish(f, p, m, s, acc);
+    }
+    __syncthreads();  // part[] is rewritten by the next item
   }
 }
 
@@ -217,7 +291,17 @@ void red_launch(const ReduceCall& c, const void* data) {
   }
   // Segments from the shape alone (never from the device), so the bits never depend on it.
   const bool warp_kernel = it.strides[0][nd - 1] == 0;
-  if (warp_kernel) {
+  constexpr int V = red_vec_width<T>();
+  if (warp_kernel && V > 1 && p.nr == 1 && p.rx[0] == static_cast<std::int64_t>(sizeof(T))) {
+    bool al = reinterpret_cast<std::uintptr_t>(p.x) % 16 == 0;
+    for (int k = 0; k < p.nk; ++k) al = al && p.kx[k] % 16 == 0;
+    p.vec = al;
+  }
+  if (p.vec) {
+    const std::int64_t S = std::max<std::int64_t>(
+        1, std::min(ceil_div(8192, p.M), ceil_div(p.L, 8192)));
+    p.seglen = ceil_div(ceil_div(p.L, S), kThreads * V) * (kThreads * V);
+  } else if (warp_kernel) {
     std::int64_t S = std::max<std::int64_t>(
         1, std::min(ceil_div(8192, p.M), ceil_div(p.L, 2048)));
     p.seglen = ceil_div(ceil_div(p.L, S), 32) * 32;
@@ -233,7 +317,12 @@ void red_launch(const ReduceCall& c, const void* data) {
           "cudaMallocAsync (reduction partials)");
     p.partial = static_cast<T*>(tmp);
   }
-  if (warp_kernel) {
+  if (p.vec) {
+    if constexpr (V > 1) {
+      constexpr auto kernel = &red_block<F, T>;
+      kernel<<<grid_for<kernel>(p.M * p.S * kThreads), kThreads, 0, stream>>>(f, p);
+    }
+  } else if (warp_kernel) {
     constexpr auto kernel = &red_warp<F, T>;
     kernel<<<grid_for<kernel>(p.M * p.S * 32), kThreads, 0, stream>>>(f, p);
   } else {

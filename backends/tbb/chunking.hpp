@@ -1,0 +1,57 @@
+// How the parallel backend cuts a call into chunks: the grain constants and the chunk arithmetic,
+// shared by the elementwise, gufunc and reduction paths (docs/parallel.md explains the values).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+
+namespace loom::backend::tbb_backend {
+
+// Calls with less work than this (elements, or instances x core-dim product for a gufunc) run on
+// the calling thread without touching TBB: waking the workers costs about as much as the call.
+inline constexpr std::int64_t kSerialCutoff = 32 * 1024;
+// The smallest chunk a task gets, in elements (work units for a gufunc).
+inline constexpr std::int64_t kMinChunk = 16 * 1024;
+// Elementwise chunk boundaries fall on multiples of this many elements, so that each chunk of a
+// contiguous operand starts where the serial loop's SIMD batches would.
+inline constexpr std::int64_t kAlign = 64;
+// Chunks per thread: a few, so that a thread slowed by other load does not hold up the call.
+inline constexpr std::int64_t kChunksPerThread = 4;
+
+// Reductions whose chunking fixes the result's bits use constants only, never the thread count.
+// A reduction over few outputs is cut along a reduced dim into chunks of about this many elements,
+inline constexpr std::int64_t kReduceChunk = 64 * 1024;
+// into at most this many chunks (bigger chunks for bigger inputs; bounds the partials' memory),
+inline constexpr std::int64_t kMaxReduceChunks = 1024;
+// each at least this many steps of the split dim (partials are at most 1/16 of the input).
+inline constexpr std::int64_t kMinReduceRows = 16;
+// A reduction is split over its outputs along a kept dim that gives this many pieces, each (unless
+// the dim is the outermost) covering at least kContiguous elements of input between jumps: a
+// task that reads short pieces of many rows defeats the prefetchers (3.5x slower than serial).
+inline constexpr std::int64_t kMinOutputPieces = 16;
+inline constexpr std::int64_t kContiguous = 4096;
+// Chunks of a reduction whose innermost dim is kept and shorter than this are reduced one output
+// at a time, not one loop call per innermost run.
+inline constexpr std::int64_t kShortRun = 16;
+
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+inline std::int64_t round_up(std::int64_t a, std::int64_t m) { return ceil_div(a, m) * m; }
+
+// [0, n) cut into pieces of `size` (the last one shorter).
+struct Chunks {
+  std::int64_t n = 0;
+  std::int64_t size = 1;
+  std::int64_t count() const { return n > 0 ? ceil_div(n, size) : 0; }
+  std::int64_t begin(std::int64_t i) const { return i * size; }
+  std::int64_t end(std::int64_t i) const { return std::min(n, (i + 1) * size); }
+};
+
+// `n` items of `work` units each, on `threads` threads: chunks of at least kMinChunk units, about
+// kChunksPerThread per thread, rounded up to a multiple of `align` items.
+inline Chunks balanced_chunks(std::int64_t n, std::int64_t work, int threads,
+                              std::int64_t align = 1) {
+  const std::int64_t w = std::max<std::int64_t>(work, 1);
+  std::int64_t size = std::max(ceil_div(kMinChunk, w), ceil_div(n, threads * kChunksPerThread));
+  return {n, round_up(std::max<std::int64_t>(size, 1), align)};
+}
+
+}  // namespace loom::backend::tbb_backend

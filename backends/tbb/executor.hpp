@@ -1,0 +1,58 @@
+// Where the chunks of one call run: as TBB tasks in the backend's task arena, or one after the
+// other on the calling thread. Callers cut the work the same way for both, so a reduction's bits
+// never depend on which one runs it.
+#pragma once
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/global_control.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/partitioner.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace loom::backend::tbb_backend {
+
+// The threads of the backend: an arena of `threads` slots and, when that is more than TBB would
+// start by default, a global_control that lets TBB start that many.
+struct Pool {
+  explicit Pool(int n);
+  int threads;
+  std::unique_ptr<tbb::global_control> control;
+  tbb::task_arena arena;
+};
+
+class Executor {
+ public:
+  Executor() = default;  // runs everything on the calling thread
+  explicit Executor(std::shared_ptr<Pool> pool) : pool_(std::move(pool)) {}
+
+  bool parallel() const { return pool_ != nullptr; }
+  int threads() const { return pool_ ? pool_->threads : 1; }
+
+  // body(i) for every i in [0, count); each i is one task, run in no particular order.
+  template <class F>
+  void run(std::int64_t count, F&& body) const {
+    if (!pool_ || count < 2) {
+      for (std::int64_t i = 0; i < count; ++i) body(i);
+      return;
+    }
+    // isolate: a thread waiting for this call's chunks takes no unrelated task meanwhile (which
+    // could delay its return arbitrarily, or re-enter loom from inside our own call).
+    pool_->arena.execute([&] {
+      tbb::this_task_arena::isolate([&] {
+        tbb::parallel_for(
+            tbb::blocked_range<std::int64_t>(0, count, 1),
+            [&](const tbb::blocked_range<std::int64_t>& r) {
+              for (std::int64_t i = r.begin(); i < r.end(); ++i) body(i);
+            },
+            tbb::simple_partitioner());
+      });
+    });
+  }
+
+ private:
+  std::shared_ptr<Pool> pool_;  // keeps the arena alive through a concurrent set_num_threads
+};
+
+}  // namespace loom::backend::tbb_backend

@@ -1,0 +1,73 @@
+// A tiny ops plugin for the parallel backend's tests, so that they do not depend on plugins/math.
+// Names start with "t_" so that they never clash with a real plugin's ops.
+#include <cmath>
+#include <optional>
+
+#include "loom/def/gufunc.hpp"
+#include "loom/def/reduce.hpp"
+#include "loom/def/ufunc.hpp"
+#include "loom/plugin.hpp"
+
+namespace {
+
+struct Add {
+  static constexpr bool vectorize = true;
+  template <class T>
+  T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+
+struct SinExp {
+  static constexpr bool vectorize = true;
+  template <class T>
+  T operator()(T a, T b) const {
+    using std::exp;
+    using std::sin;
+    return sin(a) * exp(b);
+  }
+};
+
+struct Max {
+  template <class T>
+  T operator()(T a, T b) const {
+    return (a >= b || a != a) ? a : b;
+  }
+};
+
+struct SumRow {
+  template <class T>
+  void operator()(loom::View<const T, 2> a, loom::View<T, 1> out) const {
+    for (std::int64_t i = 0; i < a.shape[0]; ++i) {
+      T s = 0;
+      for (std::int64_t j = 0; j < a.shape[1]; ++j) s += a(i, j);
+      out(i) = s;
+    }
+  }
+};
+
+struct Dot {
+  template <class T>
+  void operator()(loom::View<const T, 1> a, loom::View<const T, 1> b, T& out) const {
+    T s = 0;
+    for (std::int64_t i = 0; i < a.shape[0]; ++i) s += a(i) * b(i);
+    out = s;
+  }
+};
+
+void register_ops(loom::Registrar& r) {
+  using loom::def::gufunc;
+  using loom::def::reduce;
+  using loom::def::ufunc;
+  ufunc<Add, float(float, float), double(double, double)>(r, "t_add", "a + b");
+  ufunc<SinExp, float(float, float), double(double, double)>(r, "t_sinexp", "sin(a) * exp(b)");
+  reduce<Add, float(float, float), double(double, double)>(r, "t_sum", 0.0, "sum");
+  reduce<Max, float(float, float), double(double, double)>(r, "t_max", std::nullopt, "maximum");
+  gufunc<SumRow, float(float), double(double)>(r, "t_sum_row", "(n,m)->(n)", "row sums");
+  gufunc<Dot, float(float, float), double(double, double)>(r, "t_dot", "(n),(n)->()", "dot");
+}
+
+}  // namespace
+
+LOOM_PLUGIN((loom::PluginInfo{loom::kAbiVersion, "tbbtest_ops", loom::Family::host, &register_ops,
+                              nullptr}))
