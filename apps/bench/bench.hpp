@@ -10,6 +10,7 @@ namespace loom::bench {
 struct Sizes {
   std::int64_t small = 1 << 20;   // "1M"
   std::int64_t large = 64 << 20;  // "64M"; 4M with LOOM_BENCH_SMALL=1
+  std::int64_t huge = 1 << 28;    // "256M": the sum of 2^28 (not on cpu; none when small)
   Shape cube{256, 256, 256};      // the seeds' 3-D maximum
   Shape sum_row{4096, 64, 256};   // (instances, n, m); first axis /16 with LOOM_BENCH_SMALL=1
   double large_min_time = 0.2;    // seconds; large cases run only a few iterations
@@ -17,8 +18,10 @@ struct Sizes {
 
 Sizes sizes_from_env();
 
-// Cases named "<op>/<dtype>/<size>/<target>", e.g. sinexp/float32/64M/cpu.
-void register_loom_cases(const Runtime& rt, const std::string& target, const Sizes& sizes);
+// Cases named "<op>/<dtype>/<size>/<target>", e.g. sinexp/float32/64M/cpu. On a device target,
+// device=true registers device-array cases ("cuda"), false host-array ones ("cuda_host").
+void register_loom_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                         bool device = false);
 // Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
 void register_baselines(const Sizes& sizes);
 

@@ -19,11 +19,23 @@ using MakeInputs = std::function<std::vector<Array>()>;
 
 std::int64_t bytes_of(const Array& a) { return a.size() * static_cast<std::int64_t>(a.itemsize()); }
 
-// Elementwise ufuncs and gufuncs with one or two inputs and one output.
+// Inputs as the case runs them: on the device for a device-array case (kept out of the timing).
+std::vector<Array> place(const Runtime& rt, const std::string& target, std::vector<Array> in,
+                         bool device) {
+  if (device) {
+    for (auto& a : in) a = rt.to_device(a, target);
+    rt.synchronize(target);
+  }
+  return in;
+}
+
+// Elementwise ufuncs and gufuncs with one or two inputs and one output. device: inputs and
+// outputs are device arrays and each iteration waits for the device (the kernel's time);
+// otherwise host arrays (on a device target: transfers included).
 void call_case(benchmark::State& st, const Runtime& rt, const std::string& op,
-               const std::string& target, const MakeInputs& make, bool with_out) {
+               const std::string& target, const MakeInputs& make, bool with_out, bool device) {
   try {
-    const std::vector<Array> in = make();
+    const std::vector<Array> in = place(rt, target, make(), device);
     const Ufunc f = rt.ufunc(op);
     CallOptions opt;
     opt.target = target;
@@ -32,6 +44,7 @@ void call_case(benchmark::State& st, const Runtime& rt, const std::string& op,
     if (with_out) opt.out = {r};
     for (auto _ : st) {
       r = call();
+      if (device) rt.synchronize(target);
       benchmark::DoNotOptimize(r.data());
     }
     // Bytes read plus written; items: elements of the largest operand (sum_row's input).
@@ -48,15 +61,16 @@ void call_case(benchmark::State& st, const Runtime& rt, const std::string& op,
 }
 
 void reduce_case(benchmark::State& st, const Runtime& rt, const std::string& op,
-                 const std::string& target, const MakeInputs& make) {
+                 const std::string& target, const MakeInputs& make, bool device) {
   try {
-    const Array x = make()[0];
+    const Array x = place(rt, target, make(), device)[0];
     const Reduce f = rt.reduce(op);
     ReduceOptions opt;
     opt.target = target;
     opt.out = f(x, opt);  // warm-up; the 0-d result is reused as out=
     for (auto _ : st) {
       Array r = f(x, opt);
+      if (device) rt.synchronize(target);
       benchmark::DoNotOptimize(r.data());
     }
     st.SetBytesProcessed(st.iterations() * bytes_of(x));
@@ -86,21 +100,26 @@ benchmark::internal::Benchmark* tune(benchmark::internal::Benchmark* b, std::int
 
 }  // namespace
 
-void register_loom_cases(const Runtime& rt, const std::string& target, const Sizes& sizes) {
+void register_loom_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                         bool device) {
   const Runtime* r = &rt;
+  // Device targets run twice: "cuda" on device arrays, "cuda_host" on host arrays.
+  const std::string label = device || rt.resolve_target(target).first->family() == Family::host
+                                ? target
+                                : target + "_host";
   // out=: given (the default) or not ("<op>_alloc/...": the result is allocated every call).
-  auto ufunc = [&](const std::string& op, DType t, std::int64_t n, const std::string& label,
+  auto ufunc = [&](const std::string& op, DType t, std::int64_t n, const std::string& size,
                    bool with_out, MakeInputs make) {
     const std::string shown = op + (with_out ? "" : "_alloc");
     auto* b = benchmark::RegisterBenchmark(
-        name(shown, t, label, target).c_str(),
-        [=](benchmark::State& st) { call_case(st, *r, op, target, make, with_out); });
+        name(shown, t, size, label).c_str(),
+        [=](benchmark::State& st) { call_case(st, *r, op, target, make, with_out, device); });
     tune(b, n, sizes);
   };
   auto reduce = [&](const std::string& op, DType t, std::int64_t n, MakeInputs make) {
     auto* b = benchmark::RegisterBenchmark(
-        name(op, t, apps::size_label(n), target).c_str(),
-        [=](benchmark::State& st) { reduce_case(st, *r, op, target, make); });
+        name(op, t, apps::size_label(n), label).c_str(),
+        [=](benchmark::State& st) { reduce_case(st, *r, op, target, make, device); });
     tune(b, n, sizes);
   };
   // The seed's sinexp inputs: x = linspace(0, 2pi, n), y = 10.
@@ -136,12 +155,28 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
 
   // Reductions; prod of ones so the product never drifts into denormals (slow on x86).
   for (std::int64_t n : {sizes.small, sizes.large}) reduce("sum", DType::float32, n, vec(n));
+  if (sizes.huge > 0 && target != "cpu") reduce("sum", DType::float32, sizes.huge, vec(sizes.huge));
   reduce("prod", DType::float32, sizes.small,
          [n = sizes.small] { return std::vector<Array>{full({n}, 1.0, DType::float32)}; });
 
   const Shape m = sizes.sum_row;
   ufunc("sum_row", DType::float32, shape_size(m), apps::shape_label(m), true,
         [m] { return std::vector<Array>{apps::random_uniform<float>(m, 0, 1, 3)}; });
+
+  if (device) {  // the device's copy bandwidth, the limit for the elementwise cases
+    const std::int64_t n = sizes.large;
+    auto* b = benchmark::RegisterBenchmark(
+        ("copy/float32/" + apps::size_label(n) + "/" + label).c_str(), [=](benchmark::State& st) {
+          const Array x = place(*r, target, {full({n}, 1.0, DType::float32)}, true)[0];
+          const Array y = r->empty({n}, DType::float32, target);
+          for (auto _ : st) {
+            r->copy_to(x, y);
+            r->synchronize(target);
+          }
+          st.SetBytesProcessed(st.iterations() * 2 * bytes_of(x));  // read + written
+        });
+    tune(b, n, sizes);
+  }
 
   // Dispatch overhead: one-element float64 add as a user calls it (the result allocated: the
   // number to compare with NumPy's ~0.4 us) and with out=.
@@ -150,8 +185,8 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
   };
   for (bool with_out : {false, true}) {
     auto* b = benchmark::RegisterBenchmark(
-        name(with_out ? "add_out" : "add", DType::float64, "1", target).c_str(),
-        [=](benchmark::State& st) { call_case(st, *r, "add", target, one, with_out); });
+        name(with_out ? "add_out" : "add", DType::float64, "1", label).c_str(),
+        [=](benchmark::State& st) { call_case(st, *r, "add", target, one, with_out, device); });
     tune(b, 1, sizes);
   }
 }
@@ -161,6 +196,7 @@ Sizes sizes_from_env() {
   const char* small = std::getenv("LOOM_BENCH_SMALL");
   if (small && *small && std::string(small) != "0") {
     s.large = 4 << 20;
+    s.huge = 0;
     s.sum_row[0] /= 16;
   }
   return s;

@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
         continue;
       }
       loom::bench::register_loom_cases(rt, t.target, sizes);
+      if (rt.resolve_target(t.target).first->family() != loom::Family::host) {
+        loom::bench::register_loom_cases(rt, t.target, sizes, /*device=*/true);
+      }
     }
     loom::bench::register_baselines(sizes);
   } catch (const loom::Error& e) {
