@@ -1,7 +1,8 @@
 // The math plugin's operations as functors, one per op: compiled by g++ for the host loops (and,
 // where `vectorize` is set, for xsimd::batch<T>) and by nvcc for the CUDA loops. No xsimd or CUDA
-// header here: batch overloads are found by argument-dependent lookup (`using std::sin;`).
-// Reductions reuse the binary ones (sum is Add); the gufuncs are in gufuncs.hpp.
+// header here: batch overloads are found by argument-dependent lookup (`using std::sqrt;`); sin
+// and cos of batches are loom's own (trig.hpp). Reductions reuse the binary ones (sum is Add); the
+// gufuncs are in gufuncs.hpp.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <type_traits>
 
 #include "loom/hd.hpp"
+#include "trig.hpp"
 
 namespace loom::math {
 
@@ -59,14 +61,18 @@ struct scalar_of<T, std::void_t<typename T::value_type>> {
 };
 
 // Batches only: lanes where `edge` holds take the scalar function's result, the others keep r, so a
-// lane's value depends on that lane alone however the data is chunked. Edge lanes are rare.
+// lane's value depends on that lane alone however the data is chunked. Edge lanes are rare: their
+// calls stay out of line, so that the functor itself inlines into the loop.
 template <class B, class M, class Fn>
-B patch_lanes(B r, B x, M edge, Fn fn) {
-  if (!any(edge)) return r;
+__attribute__((noinline, cold)) B patch_edge_lanes(B r, B x, M edge, Fn fn) {
   alignas(64) typename B::value_type buf[B::size];
   x.store_unaligned(buf);
   for (auto& v : buf) v = fn(v);
   return select(edge, B::load_unaligned(buf), r);
+}
+template <class B, class M, class Fn>
+B patch_lanes(B r, B x, M edge, Fn fn) {
+  return any(edge) ? patch_edge_lanes(r, x, edge, fn) : r;
 }
 
 // exp and log as libm gives them. xsimd 8.1's batch exp returns 0 where the result is subnormal
@@ -92,6 +98,21 @@ LOOM_HD T log_ieee(T x) {
     using S = typename T::value_type;
     const T tiny(std::numeric_limits<S>::min());
     return patch_lanes(log(x), x, (x > T(0)) && (x < tiny), [](S v) { return std::log(v); });
+  }
+}
+
+// sin (Cos false) and cos: libm's for scalars; for batches trig.hpp's, lane by lane, with the lanes
+// it does not reduce (|x| > trig::kMax, inf, NaN) recomputed with std::sin / std::cos.
+template <bool Cos, class T>
+__attribute__((always_inline)) inline LOOM_HD T sincos_ieee(T x) {
+  using std::cos;
+  using std::sin;
+  if constexpr (std::is_arithmetic_v<T>) {
+    return Cos ? cos(x) : sin(x);
+  } else {
+    using S = typename T::value_type;
+    return patch_lanes(trig::sincos<Cos>(x), x, !(abs(x) <= T(trig::kMax)),
+                       [](S v) { return Cos ? std::cos(v) : std::sin(v); });
   }
 }
 
@@ -146,41 +167,27 @@ struct Abs {
   }
 };
 
-#define LOOM_MATH_UNARY(Name, fn)           \
+#define LOOM_MATH_UNARY(Name, expr)         \
   struct Name {                             \
     static constexpr bool vectorize = true; \
     template <class T>                      \
     LOOM_HD T operator()(T x) const {       \
-      using std::fn;                        \
-      return fn(x);                         \
+      using std::sqrt;                      \
+      return expr;                          \
     }                                       \
   };
-LOOM_MATH_UNARY(Sqrt, sqrt)
-LOOM_MATH_UNARY(Sin, sin)
-LOOM_MATH_UNARY(Cos, cos)
+LOOM_MATH_UNARY(Sqrt, sqrt(x))
+LOOM_MATH_UNARY(Sin, detail::sincos_ieee<false>(x))
+LOOM_MATH_UNARY(Cos, detail::sincos_ieee<true>(x))
+LOOM_MATH_UNARY(Exp, detail::exp_ieee(x))
+LOOM_MATH_UNARY(Log, detail::log_ieee(x))
 #undef LOOM_MATH_UNARY
-
-struct Exp {
-  static constexpr bool vectorize = true;
-  template <class T>
-  LOOM_HD T operator()(T x) const {
-    return detail::exp_ieee(x);
-  }
-};
-struct Log {
-  static constexpr bool vectorize = true;
-  template <class T>
-  LOOM_HD T operator()(T x) const {
-    return detail::log_ieee(x);
-  }
-};
 
 struct SinExp {
   static constexpr bool vectorize = true;
   template <class T>
   LOOM_HD T operator()(T x, T y) const {
-    using std::sin;
-    return sin(x) * detail::exp_ieee(y);
+    return detail::sincos_ieee<false>(x) * detail::exp_ieee(y);
   }
 };
 
