@@ -79,7 +79,13 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
       }
     }
     for (int k = 0; k < op.nout; ++k) {
-      if (slots[k].target.device().is_host()) host_operands |= 1u << (op.nin + k);
+      auto& sl = slots[k];
+      if (!sl.target.device().is_host()) continue;
+      if (!sl.target.is_c_contiguous()) {  // a strided out=: stream into a contiguous temporary
+        if (!sl.out) sl.out = sl.target;
+        sl.target = empty(shape, sl.target.dtype());
+      }
+      host_operands |= 1u << (op.nin + k);
     }
   }
   detail::Arrays operands;

@@ -232,7 +232,7 @@ void run_ufunc(Case& c) {
   for (auto t : c.loop->sig.outputs) real = real && (is_float(t) || is_integer(t));
   if (!real) ref = nullptr;
   c.has_reference = ref != nullptr;
-  const double bound = ref ? ulp_bound(c.name(), c.out(0)) : -1;
+  const double bound = ref ? ulp_bound(c.name(), c.out(0), !c.host) : -1;
   if (ref && bound < 0) {
     c.check->expect(false, "no ulp bound for '" + c.name() + "' in tolerances.hpp");
   }
