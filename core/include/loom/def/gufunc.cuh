@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "loom/def/desc.hpp"
 #include "loom/def/launch.cuh"
 #include "loom/def/signature_of.hpp"
 #include "loom/error.hpp"
@@ -59,25 +60,8 @@ struct WarpTeam {
   }
 };
 
-template <class P>
-struct arg_rank {
-  static constexpr int value = 0;
-};
-template <class T, int N>
-struct arg_rank<View<T, N>> {
-  static constexpr int value = N;
-};
-
-template <class M>
-struct member_args;
-template <class C, class R, class... P>
-struct member_args<R (C::*)(P...) const> {
-  using type = std::tuple<P...>;
-};
-template <class C, class R, class... P>
-struct member_args<R (C::*)(P...) const noexcept> {
-  using type = std::tuple<P...>;
-};
+using detail::arg_rank;  // the traits are shared with the host build (def/desc.hpp)
+using detail::member_args;
 
 // What a view argument's kernel parameter holds: the view with its core shape and strides (data
 // set per instance); a scalar or reference argument needs nothing (a byte).
@@ -220,57 +204,21 @@ void gu_launch(const GufuncCall& c, const void* data) {
   check_launch("gufunc kernel launch");
 }
 
-template <class Args, std::size_t... I>
-std::vector<int> ranks_of(std::index_sequence<I...>) {
-  return {arg_rank<std::remove_cvref_t<std::tuple_element_t<I, Args>>>::value...};
-}
-
-template <class Sig>
-struct first_input;
-template <class R, class A0, class... A>
-struct first_input<R(A0, A...)> {
-  using type = A0;
-};
-
 }  // namespace cu
 
 template <class F, class... Sigs>
 void gufunc(Registrar& reg, std::string name, const std::string& layout, std::string doc) {
-  OpDesc d;
-  d.name = std::move(name);
-  d.doc = std::move(doc);
-  d.kind = OpKind::gufunc;
-  d.layout = Layout::parse(layout);
-  d.nin = d.layout->nin;
-  d.nout = d.layout->nout;
-  static std::vector<std::unique_ptr<cu::GuData<F>>> keep;
+  static std::vector<std::unique_ptr<cu::GuData<F>>> keep;  // plugin lifetime
   auto g = std::make_unique<cu::GuData<F>>();
+  OpDesc d = gufunc_desc<F, Sigs...>(
+      std::move(name), layout, std::move(doc), [&](LoopImpl* impl, auto t) {
+        using T = typename decltype(t)::type;
+        impl[static_cast<int>(Family::cuda)].device_gufunc = &cu::gu_launch<F, T>;
+        impl[static_cast<int>(Family::cuda)].data = g.get();
+      });
   g->nargs = d.layout->nargs();
   g->offsets = d.layout->core_offsets;
   g->ixs = d.layout->core_dim_ixs;
-  (
-      [&] {
-        using T = typename cu::first_input<Sigs>::type;
-        using Args = typename cu::member_args<decltype(&F::template operator()<T>)>::type;
-        if (std::tuple_size_v<Args> != static_cast<std::size_t>(d.layout->nargs())) {
-          throw PluginError("gufunc '" + d.name + "': the functor takes " +
-                            std::to_string(std::tuple_size_v<Args>) + " arguments but layout " +
-                            layout + " has " + std::to_string(d.layout->nargs()));
-        }
-        const auto ranks =
-            cu::ranks_of<Args>(std::make_index_sequence<std::tuple_size_v<Args>>{});
-        if (ranks != d.layout->core_num_dims) {
-          throw PluginError("gufunc '" + d.name + "': the functor's views do not have the core " +
-                            "dimension counts of layout " + layout);
-        }
-        Loop l;
-        l.sig = sig_traits<Sigs>::signature();
-        auto& impl = l.impl[static_cast<int>(Family::cuda)];
-        impl.device_gufunc = &cu::gu_launch<F, T>;
-        impl.data = g.get();
-        d.loops.push_back(std::move(l));
-      }(),
-      ...);
   keep.push_back(std::move(g));
   reg.add(std::move(d));
 }

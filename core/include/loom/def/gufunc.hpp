@@ -9,33 +9,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "loom/def/desc.hpp"
 #include "loom/def/ufunc.hpp"
-#include "loom/error.hpp"
 #include "loom/view.hpp"
 
 namespace loom::def {
 
 namespace detail {
 
-template <class P>
-struct arg_rank {
-  static constexpr int value = 0;
-};
-template <class T, int N>
-struct arg_rank<View<T, N>> {
-  static constexpr int value = N;
-};
 
-template <class M>
-struct member_args;
-template <class C, class R, class... P>
-struct member_args<R (C::*)(P...) const> {
-  using type = std::tuple<P...>;
-};
-template <class C, class R, class... P>
-struct member_args<R (C::*)(P...) const noexcept> {
-  using type = std::tuple<P...>;
-};
 
 // What a gufunc loop needs besides its pointers: the functor and each argument's core dims.
 template <class F>
@@ -79,63 +61,27 @@ void gu_loop_impl(char** args, const std::int64_t* dims, const std::int64_t* ste
 
 template <class F, class T>
 void gu_loop(char** args, const std::int64_t* dims, const std::int64_t* steps, const void* data) {
-  using Args = typename member_args<decltype(&F::template operator()<T>)>::type;
+  using Args = gufunc_args<F, T>;
   gu_loop_impl<F, Args>(args, dims, steps, *static_cast<const GuData<F>*>(data),
                         std::make_index_sequence<std::tuple_size_v<Args>>{});
 }
-
-// The core-dim count of each functor parameter, to check against the layout at registration.
-template <class Args, std::size_t... I>
-std::vector<int> ranks_of(std::index_sequence<I...>) {
-  return {arg_rank<std::remove_cvref_t<std::tuple_element_t<I, Args>>>::value...};
-}
-
-template <class Sig>
-struct first_input;
-template <class R, class A0, class... A>
-struct first_input<R(A0, A...)> {
-  using type = A0;
-};
 
 }  // namespace detail
 
 template <class F, class... Sigs>
 void gufunc(Registrar& reg, std::string name, const std::string& layout, std::string doc) {
-  OpDesc d;
-  d.name = std::move(name);
-  d.doc = std::move(doc);
-  d.kind = OpKind::gufunc;
-  d.layout = Layout::parse(layout);
-  d.nin = d.layout->nin;
-  d.nout = d.layout->nout;
-  // One GuData per op: it carries the layout tables the loop needs.
+  // One GuData per op: it carries the layout tables the loop needs (plugin lifetime).
   static std::vector<std::unique_ptr<detail::GuData<F>>> keep;
   auto g = std::make_unique<detail::GuData<F>>();
+  OpDesc d = gufunc_desc<F, Sigs...>(
+      std::move(name), layout, std::move(doc), [&](LoopImpl* impl, auto t) {
+        using T = typename decltype(t)::type;
+        impl[static_cast<int>(Family::host)].host = &detail::gu_loop<F, T>;
+        impl[static_cast<int>(Family::host)].data = g.get();
+      });
   g->nargs = d.layout->nargs();
   g->offsets = d.layout->core_offsets;
   g->ixs = d.layout->core_dim_ixs;
-  (
-      [&] {
-        using T = typename detail::first_input<Sigs>::type;
-        using Args = typename detail::member_args<decltype(&F::template operator()<T>)>::type;
-        if (std::tuple_size_v<Args> != static_cast<std::size_t>(d.layout->nargs())) {
-          throw PluginError("gufunc '" + d.name + "': the functor takes " +
-                            std::to_string(std::tuple_size_v<Args>) + " arguments but layout " +
-                            layout + " has " + std::to_string(d.layout->nargs()));
-        }
-        const auto ranks =
-            detail::ranks_of<Args>(std::make_index_sequence<std::tuple_size_v<Args>>{});
-        if (ranks != d.layout->core_num_dims) {
-          throw PluginError("gufunc '" + d.name + "': the functor's views do not have the core " +
-                            "dimension counts of layout " + layout);
-        }
-        Loop l;
-        l.sig = sig_traits<Sigs>::signature();
-        l.impl[static_cast<int>(Family::host)].host = &detail::gu_loop<F, T>;
-        l.impl[static_cast<int>(Family::host)].data = g.get();
-        d.loops.push_back(std::move(l));
-      }(),
-      ...);
   keep.push_back(std::move(g));
   reg.add(std::move(d));
 }

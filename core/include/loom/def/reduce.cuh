@@ -189,6 +189,119 @@ __global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<T> p) {
   }
 }
 
+// The full reduction of one contiguous, 16-byte aligned run (one output): a block per segment,
+// segments a whole number of kRedFullU * kThreads * V element tiles (the last one shorter). Per
+// tile, thread t first loads its kRedFullU vectors (t, t + kThreads, ...: every warp load is one
+// contiguous 512 bytes) and then folds them in order into its V accumulators, so that kRedFullU
+// 16-byte loads per thread are in flight at once; the rest as red_block does. The segments'
+// partials are folded by red_combine_full, one block.
+inline constexpr int kRedFullU = 4;
+
+template <class F, class T>
+__global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<T> p) {
+  constexpr int V = red_vec_width<T>();
+  constexpr int U = kRedFullU;
+  constexpr int kWarps = kThreads / 32;
+  __shared__ T part[kWarps];
+  __shared__ bool part_has[kWarps];
+  const int t = static_cast<int>(threadIdx.x), lane = t & 31, warp = t >> 5;
+  const auto* __restrict__ xv = reinterpret_cast<const RedPack<T, V>*>(p.x);
+  for (std::int64_t s = blockIdx.x; s < p.S; s += gridDim.x) {
+    const std::int64_t j0 = s * p.seglen;
+    const std::int64_t j1 = j0 + p.seglen < p.L ? j0 + p.seglen : p.L;
+    const std::int64_t q0 = j0 / V, q1 = q0 + (j1 - j0) / V;
+    const std::int64_t qfull = q0 + (q1 - q0) / (kThreads * U) * (kThreads * U);
+    std::int64_t q = q0 + t;
+    T a[V];
+    bool has = false;
+    if (q < qfull) {
+      RedPack<T, V> w[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) w[u] = xv[q + u * kThreads];
+#pragma unroll
+      for (int l = 0; l < V; ++l) a[l] = w[0].v[l];
+#pragma unroll
+      for (int u = 1; u < U; ++u) {
+#pragma unroll
+        for (int l = 0; l < V; ++l) a[l] = f(a[l], w[u].v[l]);
+      }
+      has = true;
+      for (q += kThreads * U; q < qfull; q += kThreads * U) {
+#pragma unroll
+        for (int u = 0; u < U; ++u) w[u] = xv[q + u * kThreads];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+#pragma unroll
+          for (int l = 0; l < V; ++l) a[l] = f(a[l], w[u].v[l]);
+        }
+      }
+    }
+    for (; q < q1; q += kThreads) {
+      const RedPack<T, V> w = xv[q];
+#pragma unroll
+      for (int l = 0; l < V; ++l) a[l] = has ? f(a[l], w.v[l]) : w.v[l];
+      has = true;
+    }
+    T acc{};
+    if (has) {
+      acc = a[0];
+#pragma unroll
+      for (int l = 1; l < V; ++l) acc = f(acc, a[l]);
+    }
+    const std::int64_t tail = q1 * V + t;
+    if (t < V && tail < j1) {
+      const T v = reinterpret_cast<const T*>(p.x)[tail];
+      acc = has ? f(acc, v) : v;
+      has = true;
+    }
+    warp_fold(f, acc, has);
+    if (lane == 0) {
+      part[warp] = acc;
+      part_has[warp] = has;
+    }
+    __syncthreads();
+    if (warp == 0) {
+      has = lane < kWarps && part_has[lane];
+      acc = has ? part[lane] : T{};
+      warp_fold(f, acc, has);
+      if (lane == 0 && has) finish(f, p, 0, s, acc);
+    }
+    __syncthreads();  // part[] is rewritten by the next segment
+  }
+}
+
+// One block folds red_full's S partials (thread t: partials t, t + kThreads, ... in order, then
+// the fixed warp and block trees) and joins the pre-filled output.
+template <class F, class T>
+__global__ void __launch_bounds__(kThreads) red_combine_full(F f, RedParams<T> p) {
+  constexpr int kWarps = kThreads / 32;
+  __shared__ T part[kWarps];
+  __shared__ bool part_has[kWarps];
+  const int t = static_cast<int>(threadIdx.x), lane = t & 31, warp = t >> 5;
+  T acc{};
+  bool has = t < p.S;
+  if (has) {
+    acc = p.partial[t];
+#pragma unroll 8
+    for (std::int64_t s = t + kThreads; s < p.S; s += kThreads) acc = f(acc, p.partial[s]);
+  }
+  warp_fold(f, acc, has);
+  if (lane == 0) {
+    part[warp] = acc;
+    part_has[warp] = has;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    has = lane < kWarps && part_has[lane];
+    acc = has ? part[lane] : T{};
+    warp_fold(f, acc, has);
+    if (lane == 0 && has) {
+      T* o = reinterpret_cast<T*>(p.out + offset_1(0, p.nk, p.kshape, p.kout));
+      *o = f(*o, acc);
+    }
+  }
+}
+
 // A thread per (output, segment), outputs fastest (neighbouring threads read neighbours when the
 // innermost dim is kept); the segment is walked in C order with an odometer, no divisions.
 template <class F, class T>
@@ -297,7 +410,14 @@ void red_launch(const ReduceCall& c, const void* data) {
     for (int k = 0; k < p.nk; ++k) al = al && p.kx[k] % 16 == 0;
     p.vec = al;
   }
-  if (p.vec) {
+  // One output of one contiguous run: segments of whole red_full tiles, at most kFullSegs.
+  const bool full = p.vec && p.M == 1;
+  if (full) {
+    constexpr std::int64_t kTile = std::int64_t{kRedFullU} * kThreads * V;
+    constexpr std::int64_t kFullSegs = 2048;
+    const std::int64_t tiles = ceil_div(p.L, kTile);
+    p.seglen = ceil_div(tiles, kFullSegs) * kTile;
+  } else if (p.vec) {
     const std::int64_t S = std::max<std::int64_t>(
         1, std::min(ceil_div(8192, p.M), ceil_div(p.L, 8192)));
     p.seglen = ceil_div(ceil_div(p.L, S), kThreads * V) * (kThreads * V);
@@ -317,7 +437,12 @@ void red_launch(const ReduceCall& c, const void* data) {
           "cudaMallocAsync (reduction partials)");
     p.partial = static_cast<T*>(tmp);
   }
-  if (p.vec) {
+  if (full) {
+    if constexpr (V > 1) {
+      constexpr auto kernel = &red_full<F, T>;
+      kernel<<<grid_for<kernel>(p.S * kThreads), kThreads, 0, stream>>>(f, p);
+    }
+  } else if (p.vec) {
     if constexpr (V > 1) {
       constexpr auto kernel = &red_block<F, T>;
       kernel<<<grid_for<kernel>(p.M * p.S * kThreads), kThreads, 0, stream>>>(f, p);
@@ -330,7 +455,12 @@ void red_launch(const ReduceCall& c, const void* data) {
     kernel<<<grid_for<kernel>(p.M * p.S), kThreads, 0, stream>>>(f, p);
   }
   cudaError_t err = cudaGetLastError();
-  if (err == cudaSuccess && p.partial) {
+  if (err == cudaSuccess && p.partial && full) {
+    if constexpr (V > 1) {
+      red_combine_full<F, T><<<1, kThreads, 0, stream>>>(f, p);
+      err = cudaGetLastError();
+    }
+  } else if (err == cudaSuccess && p.partial) {
     constexpr auto kernel = &red_combine<F, T>;
     kernel<<<grid_for<kernel>(p.M * 32), kThreads, 0, stream>>>(f, p);
     err = cudaGetLastError();

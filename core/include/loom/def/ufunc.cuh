@@ -10,6 +10,7 @@
 #include <tuple>
 #include <utility>
 
+#include "loom/def/desc.hpp"
 #include "loom/def/launch.cuh"
 #include "loom/def/signature_of.hpp"
 #include "loom/registry.hpp"
@@ -227,25 +228,11 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
 
 template <class F, class... Sigs>
 void ufunc(Registrar& reg, std::string name, std::string doc) {
-  static_assert(sizeof...(Sigs) > 0, "a ufunc needs at least one signature");
-  OpDesc d;
-  d.name = std::move(name);
-  d.doc = std::move(doc);
-  d.kind = OpKind::ufunc;
-  using First = sig_traits<std::tuple_element_t<0, std::tuple<Sigs...>>>;
-  d.nin = First::nin;
-  d.nout = First::nout;
-  (
-      [&] {
-        Loop l;
-        l.sig = sig_traits<Sigs>::signature();
-        auto& impl = l.impl[static_cast<int>(Family::cuda)];
-        impl.device_elementwise = &cu::ew_launch<F, Sigs>;
-        impl.data = cu::instance<F>();
-        d.loops.push_back(std::move(l));
-      }(),
-      ...);
-  reg.add(std::move(d));
+  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), [](LoopImpl* impl, auto sig) {
+    using S = typename decltype(sig)::type;
+    impl[static_cast<int>(Family::cuda)].device_elementwise = &cu::ew_launch<F, S>;
+    impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();
+  }));
 }
 
 }  // namespace loom::def

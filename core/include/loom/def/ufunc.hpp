@@ -16,6 +16,7 @@
 #include <xsimd/xsimd.hpp>
 #pragma GCC diagnostic pop
 
+#include "loom/def/desc.hpp"
 #include "loom/def/signature_of.hpp"
 #include "loom/registry.hpp"
 
@@ -139,24 +140,11 @@ const F* instance() {
 
 template <class F, class... Sigs>
 void ufunc(Registrar& reg, std::string name, std::string doc) {
-  static_assert(sizeof...(Sigs) > 0, "a ufunc needs at least one signature");
-  OpDesc d;
-  d.name = std::move(name);
-  d.doc = std::move(doc);
-  d.kind = OpKind::ufunc;
-  using First = sig_traits<std::tuple_element_t<0, std::tuple<Sigs...>>>;
-  d.nin = First::nin;
-  d.nout = First::nout;
-  (
-      [&] {
-        Loop l;
-        l.sig = sig_traits<Sigs>::signature();
-        l.impl[static_cast<int>(Family::host)].host = detail::loop_of<F, Sigs>::value;
-        l.impl[static_cast<int>(Family::host)].data = detail::instance<F>();
-        d.loops.push_back(std::move(l));
-      }(),
-      ...);
-  reg.add(std::move(d));
+  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), [](LoopImpl* impl, auto sig) {
+    using S = typename decltype(sig)::type;
+    impl[static_cast<int>(Family::host)].host = detail::loop_of<F, S>::value;
+    impl[static_cast<int>(Family::host)].data = detail::instance<F>();
+  }));
 }
 
 }  // namespace loom::def

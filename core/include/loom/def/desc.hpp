@@ -1,0 +1,115 @@
+// Descriptor building shared by the host (.hpp) and CUDA (.cuh) def headers: the OpDesc of a
+// ufunc or gufunc with its signatures and checks; each build fills its own family's loop slots.
+#pragma once
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "loom/def/signature_of.hpp"
+#include "loom/error.hpp"
+#include "loom/registry.hpp"
+#include "loom/view.hpp"
+
+namespace loom::def {
+
+namespace detail {
+
+// Core-dim count of a gufunc functor parameter: N for View<T, N>, 0 for a scalar or T&.
+template <class P>
+struct arg_rank {
+  static constexpr int value = 0;
+};
+template <class T, int N>
+struct arg_rank<View<T, N>> {
+  static constexpr int value = N;
+};
+
+template <class M>
+struct member_args;
+template <class C, class R, class... P>
+struct member_args<R (C::*)(P...) const> {
+  using type = std::tuple<P...>;
+};
+template <class C, class R, class... P>
+struct member_args<R (C::*)(P...) const noexcept> {
+  using type = std::tuple<P...>;
+};
+
+// The parameters of a gufunc functor's operator()<T>.
+template <class F, class T>
+using gufunc_args = typename member_args<decltype(&F::template operator()<T>)>::type;
+
+template <class Args, std::size_t... I>
+std::vector<int> ranks_of(std::index_sequence<I...>) {
+  return {arg_rank<std::remove_cvref_t<std::tuple_element_t<I, Args>>>::value...};
+}
+
+template <class Sig>
+struct first_input;
+template <class R, class A0, class... A>
+struct first_input<R(A0, A...)> {
+  using type = A0;
+};
+
+}  // namespace detail
+
+// fill(LoopImpl* impls, std::type_identity<Sig>) sets the slot of the build's family.
+template <class... Sigs, class Fill>
+OpDesc ufunc_desc(std::string name, std::string doc, Fill&& fill) {
+  static_assert(sizeof...(Sigs) > 0, "a ufunc needs at least one signature");
+  OpDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  d.kind = OpKind::ufunc;
+  using First = sig_traits<std::tuple_element_t<0, std::tuple<Sigs...>>>;
+  d.nin = First::nin;
+  d.nout = First::nout;
+  (
+      [&] {
+        Loop l;
+        l.sig = sig_traits<Sigs>::signature();
+        fill(l.impl, std::type_identity<Sigs>{});
+        d.loops.push_back(std::move(l));
+      }(),
+      ...);
+  return d;
+}
+
+// The functor's operator()<T> (T: a signature's first input) must take one argument per operand
+// with the layout's core-dim counts; PluginError otherwise. fill(LoopImpl*, type_identity<T>).
+template <class F, class... Sigs, class Fill>
+OpDesc gufunc_desc(std::string name, const std::string& layout, std::string doc, Fill&& fill) {
+  OpDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  d.kind = OpKind::gufunc;
+  d.layout = Layout::parse(layout);
+  d.nin = d.layout->nin;
+  d.nout = d.layout->nout;
+  (
+      [&] {
+        using T = typename detail::first_input<Sigs>::type;
+        using Args = detail::gufunc_args<F, T>;
+        if (std::tuple_size_v<Args> != static_cast<std::size_t>(d.layout->nargs())) {
+          throw PluginError("gufunc '" + d.name + "': the functor takes " +
+                            std::to_string(std::tuple_size_v<Args>) + " arguments but layout " +
+                            layout + " has " + std::to_string(d.layout->nargs()));
+        }
+        const auto ranks =
+            detail::ranks_of<Args>(std::make_index_sequence<std::tuple_size_v<Args>>{});
+        if (ranks != d.layout->core_num_dims) {
+          throw PluginError("gufunc '" + d.name + "': the functor's views do not have the core " +
+                            "dimension counts of layout " + layout);
+        }
+        Loop l;
+        l.sig = sig_traits<Sigs>::signature();
+        fill(l.impl, std::type_identity<T>{});
+        d.loops.push_back(std::move(l));
+      }(),
+      ...);
+  return d;
+}
+
+}  // namespace loom::def
