@@ -4,7 +4,8 @@
 // segment is folded by a block with 16-byte loads (one contiguous reduced dim: full and row
 // reductions), by a warp (other reduced-innermost cases: lanes read neighbours) or by one thread
 // (kept innermost dim: threads read neighbours), in a fixed order ending in fixed shuffle trees;
-// a second kernel folds each output's segments in order into the pre-filled output. No atomics
+// a second kernel folds each output's segments in order into the pre-filled output (a full
+// reduction of one contiguous run: red_full, at most 2048 segments, then one block). No atomics
 // and nothing taken from the device: the same input gives the same bits on every run and every
 // GPU. Not cub::DeviceReduce (run-to-run deterministic on one GPU, per its documentation): it
 // needs the identity as a host value, and max/min have none (the call pre-fills the output with
