@@ -191,6 +191,8 @@ struct CastParams {
   DType from, to;
   int raw_bytes;  // same dtype (not bool): a plain copy of this many bytes
   bool aligned;
+  bool from_value;                   // the source is `value`, broadcast (a host scalar)
+  alignas(16) unsigned char value[16];
 };
 
 __global__ void cast_kernel(CastParams p) {
@@ -199,7 +201,9 @@ __global__ void cast_kernel(CastParams p) {
   for (long long i = tid; i < p.it.n; i += nth) {
     char* ptr[2];
     def::cu::offsets_of(p.it, i, ptr);
-    if (p.raw_bytes > 0) {
+    if (p.from_value) {
+      store(p.to, load(p.from, reinterpret_cast<const char*>(p.value), true), ptr[1], p.aligned);
+    } else if (p.raw_bytes > 0) {
       if (p.aligned) {
         switch (p.raw_bytes) {
           case 1: *ptr[1] = *ptr[0]; break;
@@ -234,7 +238,7 @@ void launch_cast(const CastCall& c) {
   const auto stream = static_cast<cudaStream_t>(c.stream);
   const auto fsz = static_cast<std::int64_t>(itemsize(c.from));
   const auto tsz = static_cast<std::int64_t>(itemsize(c.to));
-  const bool raw = c.from == c.to && c.from != DType::bool_;
+  const bool raw = c.from == c.to && c.from != DType::bool_ && !c.from_value;
   if (raw && it.shape.size() == 1 && it.strides[0][0] == fsz && it.strides[1][0] == tsz) {
     check(cudaMemcpyAsync(it.base[1], it.base[0], static_cast<std::size_t>(n * fsz),
                           cudaMemcpyDeviceToDevice, stream),
@@ -246,6 +250,8 @@ void launch_cast(const CastCall& c) {
   p.from = c.from;
   p.to = c.to;
   p.raw_bytes = raw ? static_cast<int>(fsz) : 0;
+  p.from_value = c.from_value;
+  std::memcpy(p.value, c.value, sizeof(p.value));
   const std::int64_t fa = static_cast<std::int64_t>(align_of(c.from));
   const std::int64_t ta = static_cast<std::int64_t>(align_of(c.to));
   const std::int64_t ra = raw ? (fsz == 16 ? 16 : fsz) : 1;  // raw copies load whole elements

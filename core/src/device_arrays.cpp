@@ -74,8 +74,12 @@ Array Runtime::to_device(const Array& a, const std::string& target, const Stream
     throw DeviceError("to_device: " + a.str() + " is on another device than target '" + target +
                       "'; copy it to the host first");
   }
-  const Array h = host_contiguous(a);
   Array d = empty(a.shape(), a.dtype(), target, s);
+  if (a.size() == 1) {  // scalars (weak call arguments): no synchronizing transfer
+    copy_to(a, d, s);
+    return d;
+  }
+  const Array h = host_contiguous(a);
   b->copy(d.data(), h.data(), static_cast<std::size_t>(h.size()) * h.itemsize(),
           CopyKind::host_to_device, dev, s.native());
   return d;
@@ -113,6 +117,18 @@ void Runtime::copy_to(const Array& src, const Array& dst, const Stream& s) const
     return;
   }
   auto [b, dev] = backend_of(dst);
+  if (sd.is_host() && src.size() == 1) {  // a scalar: the value travels as a kernel parameter
+    CastCall call{};
+    const Array ops[] = {dst, dst};
+    call.iter = StridedIter::make(ops, dst.shape());
+    call.from = src.dtype();
+    call.to = dst.dtype();
+    call.stream = s.native();
+    call.from_value = true;
+    std::memcpy(call.value, src.data(), src.itemsize());
+    if (dst.size() > 0) b->cast(call, dev);
+    return;
+  }
   Array from = src;
   if (sd.is_host()) {  // host -> device: ship src as it is (small if broadcast), convert there
     from = to_device(src, dd.str(), s);
@@ -128,7 +144,8 @@ Stream Runtime::stream(const std::string& target) const {
   st.backend_ = b;
   st.device_ = dev;
   void* h = b->create_stream(dev);
-  st.handle_ = std::shared_ptr<void>(h, [b, dev](void* p) { b->destroy_stream(dev, p); });
+  // Copies, not the bindings: capturing structured bindings is C++20 that clang < 16 rejects.
+  st.handle_ = std::shared_ptr<void>(h, [b = b, dev = dev](void* p) { b->destroy_stream(dev, p); });
   return st;
 }
 

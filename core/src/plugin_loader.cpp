@@ -1,6 +1,9 @@
 // Loads plugin and backend libraries with Boost.DLL: one exported `loom_plugin` factory each, its
 // ABI version checked before anything else in it is used.
 #include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cstdio>
 
 #include <filesystem>
 
@@ -16,10 +19,25 @@ std::string core_library_dir() {
   return std::filesystem::path(info.dli_fname).parent_path().string();
 }
 
+std::string writable_by_others(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};  // missing: the load reports it
+  if ((st.st_mode & S_IWOTH) == 0) return {};
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  // The sticky bit (as on /tmp) keeps others from replacing a file, not from adding one: a
+  // world-writable folder is refused with or without it.
+  return std::string("it is writable by every user (mode ") + mode +
+         "); remove the write permission of others (chmod o-w)";
+}
+
 LoadedLibrary load_plugin_library(const std::string& path, Registry& registry,
                                   Runtime::Impl& impl) {
   namespace dll = boost::dll;
   const std::string file = std::filesystem::path(path).filename().string();
+  if (auto why = writable_by_others(path); !why.empty()) {
+    throw PluginError("plugin " + path + " refused: " + why);
+  }
   dll::shared_library lib;
   try {
     // RTLD_NODELETE: unloading TBB while its workers run crashed at exit (FINDINGS.md).

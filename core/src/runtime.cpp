@@ -60,6 +60,14 @@ Runtime::Runtime(RuntimeOptions options) : impl_(std::make_unique<Impl>()) {
   for (const auto& dir : search_path_) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) continue;
+    // A folder that others can write to could be given a libloom_*.so by anyone: refused whole,
+    // recorded with its path (docs/reliability.md, "Plugin folders").
+    if (auto why = writable_by_others(dir); !why.empty()) {
+      std::lock_guard lock(impl_->mutex);
+      impl_->records.push_back(LoadedLibrary{dir, dir, Family::host, false,
+                                             "plugin folder " + dir + " refused: " + why});
+      continue;
+    }
     std::vector<std::filesystem::path> files;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
       const std::string f = e.path().filename().string();
@@ -102,7 +110,7 @@ std::vector<TargetInfo> Runtime::targets() const {
   std::vector<TargetInfo> out;
   for (const auto& [t, lib] : kWellKnown) {
     auto it = std::find_if(impl_->backends.begin(), impl_->backends.end(),
-                           [&](const auto& b) { return b->target() == t; });
+                           [&, t = t](const auto& b) { return b->target() == t; });
     if (it == impl_->backends.end()) {
       out.push_back({t, "", false, std::string(lib) + " was not found on the search path", ""});
     }
@@ -151,7 +159,7 @@ std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) cons
   for (const auto& [w, lib] : kWellKnown) {
     known += std::string(known.empty() ? "" : ", ") + w;
     auto it = std::find_if(impl_->backends.begin(), impl_->backends.end(),
-                           [&](const auto& b) { return b->target() == w; });
+                           [&, w = w](const auto& b) { return b->target() == w; });
     if (it == impl_->backends.end()) {
       known += std::string(" (unavailable: ") + lib + " not found)";
     } else if (const Availability a = (*it)->availability(); !a.ok) {

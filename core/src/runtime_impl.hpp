@@ -22,6 +22,9 @@ struct Runtime::Impl {
 // registry and backends unchanged.
 LoadedLibrary load_plugin_library(const std::string& path, Registry& registry,
                                   Runtime::Impl& impl);
+// Why a plugin folder or file is unsafe to load from ("it is writable by every user (mode
+// 0777)"), or empty when it is not. Follows symlinks: the mode of what is loaded counts.
+std::string writable_by_others(const std::string& path);
 // Folder holding libloom.so itself.
 std::string core_library_dir();
 

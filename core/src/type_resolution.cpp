@@ -23,24 +23,26 @@ bool weak_fits(DType scalar, DType loop) {
   return false;
 }
 
-// Key without overrides: family, casting, then 5 bits (dtype, weak) per input; 0 if too many.
-std::uint64_t plain_key(const ResolveRequest& r, bool all_weak) {
+// Key without overrides: family, casting, then 5 bits (dtype, weak) per input, never 0 so that
+// the key holds the number of inputs too; 0 if too many. The raw weak flags: all-weak inputs
+// resolve differently (int -> int64) from the same dtypes given as arrays, so they must not share
+// a cache entry (both found by tests/fuzz/fuzz_resolve).
+std::uint64_t plain_key(const ResolveRequest& r) {
   if (r.dtype || !r.signature.empty() || r.inputs.size() > 11) return 0;
   std::uint64_t k = 1 + static_cast<std::uint64_t>(r.family) * 2 +
                     static_cast<std::uint64_t>(r.casting) * 4;
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
-    const std::uint64_t v =
-        static_cast<std::uint64_t>(r.inputs[i]) * 2 + ((!all_weak && r.weak[i]) ? 1 : 0);
+    const std::uint64_t v = 1 + static_cast<std::uint64_t>(r.inputs[i]) * 2 + (r.weak[i] ? 1 : 0);
     k |= v << (5 + 5 * i);
   }
   return k;
 }
 
-std::string key_of(const ResolveRequest& r, bool all_weak) {
+std::string key_of(const ResolveRequest& r) {
   std::string k(1, static_cast<char>('0' + static_cast<int>(r.family)));
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
     k += static_cast<char>('a' + static_cast<int>(r.inputs[i]));
-    k += (!all_weak && r.weak[i]) ? 'w' : 's';
+    k += r.weak[i] ? 'w' : 's';
   }
   k += '|';
   if (r.dtype) k += static_cast<char>('a' + static_cast<int>(*r.dtype));
@@ -77,8 +79,8 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   // All-weak inputs (add(2.0, 3)) behave as their own dtypes, as NumPy does for Python scalars.
   bool all_weak = true;
   for (bool w : r.weak) all_weak = all_weak && w;
-  const std::uint64_t pkey = plain_key(r, all_weak);
-  const std::string key = pkey ? std::string() : key_of(r, all_weak);
+  const std::uint64_t pkey = plain_key(r);
+  const std::string key = pkey ? std::string() : key_of(r);
   {
     std::shared_lock lock(op.cache->mutex);
     if (pkey) {

@@ -214,7 +214,7 @@ Array from_vector(const std::vector<T>& v, Shape shape) {
   Array a = empty(shape, dtype_v<T>);
   if constexpr (std::is_same_v<T, bool>) {
     for (std::size_t i = 0; i < v.size(); ++i) reinterpret_cast<bool*>(a.data())[i] = v[i];
-  } else {
+  } else if (!v.empty()) {  // an empty vector's data() may be null: memcpy(_, null, 0) is UB
     std::memcpy(a.data(), v.data(), v.size() * sizeof(T));
   }
   return a;

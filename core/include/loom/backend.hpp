@@ -17,6 +17,11 @@ struct CastCall {
   DType from;
   DType to;
   void* stream = nullptr;
+  // A host scalar broadcast to every element: `value` holds one element of dtype `from` and
+  // operand 0 is ignored. Lets a fill (zeros, a reduction's start, a scalar argument) reach
+  // the device as a kernel parameter instead of a synchronizing copy.
+  bool from_value = false;
+  alignas(16) unsigned char value[16] = {};
 };
 
 struct Availability {
