@@ -1,6 +1,7 @@
 // Descriptor building shared by the host (.hpp) and CUDA (.cuh) def headers: the OpDesc of a
 // ufunc or gufunc with its signatures and checks; each build fills its own family's loop slots.
 #pragma once
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -106,6 +107,30 @@ OpDesc gufunc_desc(std::string name, const std::string& layout, std::string doc,
         Loop l;
         l.sig = sig_traits<Sigs>::signature();
         fill(l.impl, std::type_identity<T>{});
+        d.loops.push_back(std::move(l));
+      }(),
+      ...);
+  return d;
+}
+
+// A reduction from a binary op T(T,T): its loops print as T(T), the reduction's view of the op.
+// identity: the value of an empty reduction (0 for sum, 1 for prod); none for max and min, whose
+// empty reduction is an error unless the call gives `initial`.
+template <class... Sigs, class Fill>
+OpDesc reduce_desc(std::string name, std::optional<double> identity, std::string doc, Fill&& fill) {
+  OpDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  d.kind = OpKind::reduce;
+  d.nin = 1;
+  d.nout = 1;
+  d.identity = identity;
+  (
+      [&] {
+        Loop l;
+        l.sig = sig_traits<Sigs>::signature();
+        l.sig.inputs.resize(1);
+        fill(l.impl, std::type_identity<Sigs>{});
         d.loops.push_back(std::move(l));
       }(),
       ...);

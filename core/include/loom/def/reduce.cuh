@@ -17,6 +17,7 @@
 #include <string>
 #include <type_traits>
 
+#include "loom/def/desc.hpp"
 #include "loom/def/launch.cuh"
 #include "loom/def/signature_of.hpp"
 #include "loom/registry.hpp"
@@ -69,10 +70,10 @@ struct RedParams {
   std::int64_t kx[kMaxDims];      // x's strides on them
   std::int64_t rshape[kMaxDims];  // reduced dims, C order
   std::int64_t rx[kMaxDims];
-  std::int64_t M, L;              // outputs, elements reduced into each
-  std::int64_t S, seglen;         // segments per output and their length
-  T* partial;                     // M * S values (output-major), null when S == 1
-  bool vec;                       // red_block: one contiguous reduced dim, rows 16-byte aligned
+  std::int64_t M, L;       // outputs, elements reduced into each
+  std::int64_t S, seglen;  // segments per output and their length
+  T* partial;              // M * S values (output-major), null when S == 1
+  bool vec;                // red_block: one contiguous reduced dim, rows 16-byte aligned
 };
 
 template <class T>
@@ -419,12 +420,11 @@ void red_launch(const ReduceCall& c, const void* data) {
     const std::int64_t tiles = ceil_div(p.L, kTile);
     p.seglen = ceil_div(tiles, kFullSegs) * kTile;
   } else if (p.vec) {
-    const std::int64_t S = std::max<std::int64_t>(
-        1, std::min(ceil_div(8192, p.M), ceil_div(p.L, 8192)));
+    const std::int64_t S =
+        std::max<std::int64_t>(1, std::min(ceil_div(8192, p.M), ceil_div(p.L, 8192)));
     p.seglen = ceil_div(ceil_div(p.L, S), kThreads * V) * (kThreads * V);
   } else if (warp_kernel) {
-    std::int64_t S = std::max<std::int64_t>(
-        1, std::min(ceil_div(8192, p.M), ceil_div(p.L, 2048)));
+    std::int64_t S = std::max<std::int64_t>(1, std::min(ceil_div(8192, p.M), ceil_div(p.L, 2048)));
     p.seglen = ceil_div(ceil_div(p.L, S), 32) * 32;
   } else {
     std::int64_t S = std::max<std::int64_t>(
@@ -479,28 +479,14 @@ struct red_of<F, T(T, T)> {
 
 }  // namespace cu
 
-// identity: the value of an empty reduction (0 for sum, 1 for prod); none for max and min.
 template <class F, class... Sigs>
 void reduce(Registrar& reg, std::string name, std::optional<double> identity, std::string doc) {
-  OpDesc d;
-  d.name = std::move(name);
-  d.doc = std::move(doc);
-  d.kind = OpKind::reduce;
-  d.nin = 1;
-  d.nout = 1;
-  d.identity = identity;
-  (
-      [&] {
-        Loop l;
-        l.sig = sig_traits<Sigs>::signature();
-        l.sig.inputs.resize(1);  // printed as T(T), as the host half does
-        auto& impl = l.impl[static_cast<int>(Family::cuda)];
-        impl.device_reduce = cu::red_of<F, Sigs>::value;
-        impl.data = cu::instance<F>();
-        d.loops.push_back(std::move(l));
-      }(),
-      ...);
-  reg.add(std::move(d));
+  reg.add(
+      reduce_desc<Sigs...>(std::move(name), identity, std::move(doc), [](LoopImpl* impl, auto s) {
+        using S = typename decltype(s)::type;
+        impl[static_cast<int>(Family::cuda)].device_reduce = cu::red_of<F, S>::value;
+        impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();
+      }));
 }
 
 }  // namespace loom::def

@@ -79,30 +79,16 @@ struct fold_of<F, T(T, T)> {
 
 }  // namespace detail
 
-// identity: the value of an empty reduction (0 for sum, 1 for prod); none for max and min, whose
-// empty reduction is an error unless the call gives `initial`.
 template <class F, class... Sigs>
 void reduce(Registrar& reg, std::string name, std::optional<double> identity, std::string doc) {
-  OpDesc d;
-  d.name = std::move(name);
-  d.doc = std::move(doc);
-  d.kind = OpKind::reduce;
-  d.nin = 1;
-  d.nout = 1;
-  d.identity = identity;
-  (
-      [&] {
-        Loop l;
-        l.sig = sig_traits<Sigs>::signature();
-        l.sig.inputs.resize(1);  // printed as T(T): the reduction's view of its binary op
-        auto& impl = l.impl[static_cast<int>(Family::host)];
-        impl.host = detail::loop_of<F, Sigs>::value;
-        impl.fold = detail::fold_of<F, Sigs>::value;
-        impl.data = detail::instance<F>();
-        d.loops.push_back(std::move(l));
-      }(),
-      ...);
-  reg.add(std::move(d));
+  reg.add(
+      reduce_desc<Sigs...>(std::move(name), identity, std::move(doc), [](LoopImpl* impl, auto s) {
+        using S = typename decltype(s)::type;
+        auto& host = impl[static_cast<int>(Family::host)];
+        host.host = detail::loop_of<F, S>::value;
+        host.fold = detail::fold_of<F, S>::value;
+        host.data = detail::instance<F>();
+      }));
 }
 
 }  // namespace loom::def
