@@ -17,6 +17,10 @@ class SerialBackend final : public Backend {
   }
   void run_gufunc(const GufuncCall& c, int) override { run_gufunc_range(c, 0, c.outer.size()); }
   void run_reduce(const ReduceCall& c, int) override { run_reduce_range(c, 0, c.iter.size()); }
+  // The grid in order, block by block, like Numba's CUDA simulator.
+  void run_kernel(KernelCall& c, int) override {
+    c.impl->host(c, 0, c.blocks.count(), c.impl->data);
+  }
 };
 
 Backend* make_serial() { return new SerialBackend(); }

@@ -81,6 +81,19 @@ class TbbBackend final : public Backend {
     run_reduce_split(c, executor(c.iter.size()));
   }
 
+  // Blocks run concurrently, kChunksPerThread runs of blocks per thread; a block's threads stay
+  // on one OS thread (as fibers when the kernel uses syncthreads), so its shared memory needs no
+  // locking. What a thread does is unknown (grid-stride threads loop), so any grid of two or
+  // more blocks is split.
+  void run_kernel(KernelCall& c, int) override {
+    const std::int64_t nblocks = c.blocks.count();
+    const Executor ex = executor(nblocks >= 2 ? kSerialCutoff : 0);
+    if (!ex.parallel()) return c.impl->host(c, 0, nblocks, c.impl->data);
+    const Chunks ch{nblocks, ceil_div(nblocks, ex.threads() * kChunksPerThread)};
+    ex.run(ch.count(),
+           [&](std::int64_t i) { c.impl->host(c, ch.begin(i), ch.end(i), c.impl->data); });
+  }
+
  private:
   std::shared_ptr<Pool> pool() const {
     std::lock_guard lock(mutex_);

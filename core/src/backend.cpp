@@ -27,4 +27,9 @@ void Backend::wait_event(void*, void*) { no_device(*this, "wait_event"); }
 void Backend::synchronize_event(void*) { no_device(*this, "synchronize_event"); }
 float Backend::elapsed_ms(void*, void*) { no_device(*this, "elapsed_ms"); }
 
+void Backend::run_kernel(KernelCall& call, int) {
+  throw LaunchError("backend '" + name() + "' (target '" + target() +
+                    "') cannot run custom kernels (kernel '" + call.name + "')");
+}
+
 }  // namespace loom

@@ -7,20 +7,25 @@ namespace loom::detail {
 
 Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& op,
                    std::span<const Array* const> arrays, const Stream& stream) {
+  return pick_target(rt, target, std::string(name(op.kind)) + " '" + op.name + "'", arrays, stream);
+}
+
+Target pick_target(const Runtime& rt, const std::string& target, const std::string& what,
+                   std::span<const Array* const> arrays, const Stream& stream) {
   auto [backend, device] = rt.resolve_target(target);
   const std::string tname = target.empty() ? rt.default_target() : target;
   const Family fam = backend->family();
   for (const Array* a : arrays) {
     if (!a->valid()) {
-      throw ValueError(std::string(name(op.kind)) + " '" + op.name +
-                       "' got an empty (default-constructed) Array");
+      throw ValueError(what + " got an empty (default-constructed) Array");
     }
     const Device d = a->device();
-    const bool fits = fam == Family::host ? d.is_host()
-                                          : (d.is_host() || (d.kind == DeviceKind::cuda && d.index == device));
+    const bool fits = fam == Family::host
+                          ? d.is_host()
+                          : (d.is_host() || (d.kind == DeviceKind::cuda && d.index == device));
     if (!fits) {
-      throw DeviceError(std::string(name(op.kind)) + " '" + op.name + "' on target '" + tname +
-                        "' got " + a->str() + "; move it with Runtime::to_host / to_device first");
+      throw DeviceError(what + " on target '" + tname + "' got " + a->str() +
+                        "; move it with Runtime::to_host / to_device first");
     }
   }
   Target t{backend, device, fam, tname, &rt, stream, false};
@@ -59,9 +64,12 @@ const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> in
     dts.push_back(a.dtype());
     weak.push_back(a.weak());
   }
-  ResolveRequest r{family, std::span<const DType>(dts.data(), dts.size()),
+  ResolveRequest r{family,
+                   std::span<const DType>(dts.data(), dts.size()),
                    std::span<const bool>(reinterpret_cast<const bool*>(weak.data()), weak.size()),
-                   dtype, signature, casting};
+                   dtype,
+                   signature,
+                   casting};
   return op.loops[resolve_loop(op, r)];
 }
 
@@ -75,8 +83,8 @@ OutSlot make_out_slot(const Target& t, const OpDesc& op, int k, DType loop_dtype
   }
   if (!can_cast(loop_dtype, given->dtype(), casting)) {
     throw TypeError(std::string(name(op.kind)) + " '" + op.name + "': cannot cast output " +
-                    std::to_string(k) + " from " + std::string(name(loop_dtype)) + " to out= dtype " +
-                    std::string(name(given->dtype())) + " with casting rule '" +
+                    std::to_string(k) + " from " + std::string(name(loop_dtype)) +
+                    " to out= dtype " + std::string(name(given->dtype())) + " with casting rule '" +
                     std::string(name(casting)) + "'");
   }
   // Written in place only where the loop can write it: same dtype, and in the call's memory.

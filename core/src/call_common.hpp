@@ -25,18 +25,20 @@ struct Target {
   bool on_device() const { return family != Family::host; }
   std::string device_name() const { return "cuda:" + std::to_string(device); }
   Array alloc(const Shape& shape, DType dtype, bool zero) const;  // in the call's result memory
-  Array cast(const Array& a, DType to) const;  // in a's own memory
-  Array to_device(const Array& a) const;       // a, or a copy in the device's memory
+  Array cast(const Array& a, DType to) const;                     // in a's own memory
+  Array to_device(const Array& a) const;  // a, or a copy in the device's memory
   void copy(const Array& src, const Array& dst) const;
 };
 
 Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& op,
                    std::span<const Array* const> arrays, const Stream& stream = {});
+// The same for any call; `what` names it in messages ("kernel 'histogram'").
+Target pick_target(const Runtime& rt, const std::string& target, const std::string& what,
+                   std::span<const Array* const> arrays, const Stream& stream = {});
 
 // Loop for these inputs (after argument-count checks).
 const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
                       std::optional<DType> dtype, const std::string& signature, Casting casting);
-
 
 // Where a result is computed: the caller's out= array itself when its dtype matches and no mask
 // is involved, else a fresh array copied into out= afterwards.

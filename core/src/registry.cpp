@@ -40,9 +40,82 @@ void Registrar::add(OpDesc d) {
   staged_.push_back(std::move(d));
 }
 
+void Registrar::add_kernel(KernelDesc d) {
+  auto fail = [&](const std::string& why) {
+    throw PluginError("kernel '" + d.name + "' is malformed: " + why);
+  };
+  if (d.name.empty()) fail("empty name");
+  if (d.overloads.empty()) fail("no overloads");
+  const int fam = static_cast<int>(family_);
+  for (const auto& o : d.overloads) {
+    for (const auto& p : o.params) {
+      if (p.array && (p.ndim < 1 || p.ndim > 3)) {
+        fail("parameter " + p.str() + " has " + std::to_string(p.ndim) +
+             " dimensions; views have 1 to 3");
+      }
+    }
+    const KernelImpl& impl = o.impl[fam];
+    if (family_ == Family::host ? !impl.host : !impl.device) {
+      fail("overload " + o.signature() + " has no " + name(family_) + " loop");
+    }
+  }
+  for (const auto& k : kernels_) {
+    if (k.name == d.name) fail("registered twice by the same plugin");
+  }
+  kernels_.push_back(std::move(d));
+}
+
+namespace {
+
+// The registry's kernels after adding a plugin's: the same rules as ops.
+std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
+    const std::map<std::string, std::shared_ptr<const KernelDesc>>& have, Registrar& staged,
+    const std::string& plugin) {
+  const int fam = static_cast<int>(staged.family());
+  std::vector<std::shared_ptr<const KernelDesc>> merged;
+  for (auto& d : staged.staged_kernels()) {
+    auto it = have.find(d.name);
+    if (it == have.end()) {
+      d.plugins = plugin;
+      merged.push_back(std::make_shared<const KernelDesc>(d));
+      continue;
+    }
+    KernelDesc next = *it->second;
+    next.plugins += ", " + plugin;
+    for (const auto& o : d.overloads) {
+      KernelOverload* match = nullptr;
+      for (auto& no : next.overloads) {
+        if (no.signature() == o.signature()) match = &no;
+      }
+      if (match && match->impl[fam].present()) {
+        throw PluginError("plugin " + plugin + " registers kernel '" + d.name + "' " +
+                          o.signature() + " for family " + name(staged.family()) +
+                          ", already registered by " + it->second->plugins +
+                          "; the plugin is refused");
+      }
+      if (match && match->uses_syncthreads != o.uses_syncthreads) {
+        throw PluginError("plugin " + plugin + " registers kernel '" + d.name + "' " +
+                          o.signature() +
+                          " with uses_syncthreads=" + (o.uses_syncthreads ? "true" : "false") +
+                          ", unlike " + it->second->plugins + "; the plugin is refused");
+      }
+      if (match) {
+        match->impl[fam] = o.impl[fam];
+      } else {
+        next.overloads.push_back(o);
+      }
+    }
+    merged.push_back(std::make_shared<const KernelDesc>(std::move(next)));
+  }
+  return merged;
+}
+
+}  // namespace
+
 void Registry::merge(Registrar& staged, const std::string& plugin) {
   const int fam = static_cast<int>(staged.family());
   std::unique_lock lock(mutex_);
+  const auto merged_kernels = merge_kernels(kernels_, staged, plugin);
   std::vector<std::shared_ptr<const OpDesc>> merged;
   for (auto& d : staged.staged()) {
     auto it = ops_.find(d.name);
@@ -55,8 +128,8 @@ void Registry::merge(Registrar& staged, const std::string& plugin) {
     const OpDesc& old = *it->second;
     if (old.kind != d.kind || old.nin != d.nin || old.nout != d.nout ||
         (old.layout ? old.layout->str() : "") != (d.layout ? d.layout->str() : "")) {
-      throw PluginError("plugin " + plugin + " registers op '" + d.name + "' as a " +
-                        name(d.kind) + " unlike the one from " + old.plugins);
+      throw PluginError("plugin " + plugin + " registers op '" + d.name + "' as a " + name(d.kind) +
+                        " unlike the one from " + old.plugins);
     }
     OpDesc next = old;
     next.cache = std::make_shared<OpDesc::Cache>();
@@ -80,6 +153,7 @@ void Registry::merge(Registrar& staged, const std::string& plugin) {
     merged.push_back(std::make_shared<const OpDesc>(std::move(next)));
   }
   for (auto& m : merged) ops_[m->name] = m;  // nothing threw: apply the whole plugin
+  for (auto& k : merged_kernels) kernels_[k->name] = k;
 }
 
 std::shared_ptr<const OpDesc> Registry::find(const std::string& name) const {
@@ -92,6 +166,23 @@ std::vector<std::shared_ptr<const OpDesc>> Registry::list() const {
   std::shared_lock lock(mutex_);
   std::vector<std::shared_ptr<const OpDesc>> out;
   for (const auto& [n, d] : ops_) out.push_back(d);
+  return out;
+}
+
+}  // namespace loom
+
+namespace loom {
+
+std::shared_ptr<const KernelDesc> Registry::find_kernel(const std::string& name) const {
+  std::shared_lock lock(mutex_);
+  auto it = kernels_.find(name);
+  return it == kernels_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<const KernelDesc>> Registry::list_kernels() const {
+  std::shared_lock lock(mutex_);
+  std::vector<std::shared_ptr<const KernelDesc>> out;
+  for (const auto& [n, d] : kernels_) out.push_back(d);
   return out;
 }
 

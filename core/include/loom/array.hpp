@@ -61,8 +61,8 @@ class Array {
   // (NEP 50): they take the dtype of the arrays they meet (x_f32 * 2.0 stays float32); a float,
   // int64_t or other typed scalar keeps its own dtype.
   template <class T>
-    requires std::is_arithmetic_v<T>
-  Array(T value);  // NOLINT(google-explicit-constructor): scalars convert like NumPy's
+  requires std::is_arithmetic_v<T> Array(
+      T value);  // NOLINT(google-explicit-constructor): scalars convert like NumPy's
   template <class T>
   Array(std::complex<T> value);
 
@@ -121,8 +121,7 @@ Array empty(Shape shape, DType dtype = DType::float64);
 Array zeros(Shape shape, DType dtype = DType::float64);
 Array full(Shape shape, double value, DType dtype = DType::float64);
 template <class T>
-  requires std::is_arithmetic_v<T>
-Array full(Shape shape, T value) {
+requires std::is_arithmetic_v<T> Array full(Shape shape, T value) {
   return full(std::move(shape), static_cast<double>(value), dtype_v<T>);
 }
 Array empty_like(const Array& a);
@@ -145,11 +144,12 @@ Array wrap(void* ptr, Shape shape, DType dtype, Shape strides = {}, Buffer::Dele
 // ---- template definitions ----
 
 template <class T>
-  requires std::is_arithmetic_v<T>
-Array::Array(T value) {
-  using S = std::conditional_t<std::is_same_v<T, bool>, bool,
-                               std::conditional_t<std::is_same_v<T, long long>, std::int64_t,
-                                                  std::conditional_t<std::is_same_v<T, unsigned long long>, std::uint64_t, T>>>;
+requires std::is_arithmetic_v<T> Array::Array(T value) {
+  using S = std::conditional_t<
+      std::is_same_v<T, bool>, bool,
+      std::conditional_t<
+          std::is_same_v<T, long long>, std::int64_t,
+          std::conditional_t<std::is_same_v<T, unsigned long long>, std::uint64_t, T>>>;
   *this = empty({}, dtype_v<S>);
   S s = static_cast<S>(value);
   std::memcpy(data(), &s, sizeof(S));
@@ -208,8 +208,8 @@ template <class T>
 Array from_vector(const std::vector<T>& v, Shape shape) {
   if (shape.empty()) shape = {static_cast<std::int64_t>(v.size())};
   if (shape_size(shape) != static_cast<std::int64_t>(v.size())) {
-    throw ShapeError("from_vector: " + std::to_string(v.size()) +
-                     " values do not fill shape " + shape_str(shape));
+    throw ShapeError("from_vector: " + std::to_string(v.size()) + " values do not fill shape " +
+                     shape_str(shape));
   }
   Array a = empty(shape, dtype_v<T>);
   if constexpr (std::is_same_v<T, bool>) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "loom/exec.hpp"
+#include "loom/kernel.hpp"
 
 namespace loom {
 
@@ -44,6 +45,10 @@ class Backend {
   virtual void run_elementwise(const ElementwiseCall& call, int device) = 0;
   virtual void run_gufunc(const GufuncCall& call, int device) = 0;
   virtual void run_reduce(const ReduceCall& call, int device) = 0;
+  // A custom kernel's grid. Host backends run call.impl->host over ranges of blocks (the core
+  // has fixed the configuration); a device backend calls call.impl->device, which may fill in an
+  // automatic configuration. The default throws LaunchError naming the backend.
+  virtual void run_kernel(KernelCall& call, int device);
 
   // Device memory, copies and streams: device backends override these; a host backend is never
   // asked (the defaults throw DeviceError naming the backend). Everything is asynchronous on
@@ -62,8 +67,8 @@ class Backend {
   virtual void* create_event(int device);
   virtual void destroy_event(int device, void* event);
   virtual void record_event(void* event, void* stream);
-  virtual void wait_event(void* stream, void* event);   // stream waits, host does not
-  virtual void synchronize_event(void* event);          // host waits
+  virtual void wait_event(void* stream, void* event);  // stream waits, host does not
+  virtual void synchronize_event(void* event);         // host waits
   virtual float elapsed_ms(void* start, void* stop);
 };
 

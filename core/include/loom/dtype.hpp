@@ -36,9 +36,9 @@ enum class Casting : std::uint8_t { no, equiv, safe, same_kind, unsafe };
 
 std::size_t itemsize(DType t);
 Kind kind(DType t);
-std::string_view name(DType t);              // "float32"
-DType dtype_from_name(std::string_view s);   // throws ParseError listing the valid names
-std::string_view name(Casting c);            // "same_kind"
+std::string_view name(DType t);             // "float32"
+DType dtype_from_name(std::string_view s);  // throws ParseError listing the valid names
+std::string_view name(Casting c);           // "same_kind"
 Casting casting_from_name(std::string_view s);
 
 // NumPy's np.can_cast(from, to, casting).
@@ -53,9 +53,9 @@ void cast_strided(const char* src, std::int64_t src_stride, DType from, char* ds
 
 template <class T>
 struct dtype_of;  // undefined for types loom has no dtype for
-#define LOOM_DTYPE_OF(T, D) \
-  template <>               \
-  struct dtype_of<T> {      \
+#define LOOM_DTYPE_OF(T, D)                  \
+  template <>                                \
+  struct dtype_of<T> {                       \
     static constexpr DType value = DType::D; \
   };
 LOOM_DTYPE_OF(bool, bool_)
@@ -80,20 +80,34 @@ inline constexpr DType dtype_v = dtype_of<T>::value;
 template <class F>
 decltype(auto) visit_dtype(DType t, F&& f) {
   switch (t) {
-    case DType::bool_: return f(bool{});
-    case DType::int8: return f(std::int8_t{});
-    case DType::uint8: return f(std::uint8_t{});
-    case DType::int16: return f(std::int16_t{});
-    case DType::uint16: return f(std::uint16_t{});
-    case DType::int32: return f(std::int32_t{});
-    case DType::uint32: return f(std::uint32_t{});
-    case DType::int64: return f(std::int64_t{});
-    case DType::uint64: return f(std::uint64_t{});
-    case DType::float16: return f(float16_t{});
-    case DType::float32: return f(float{});
-    case DType::float64: return f(double{});
-    case DType::complex64: return f(std::complex<float>{});
-    case DType::complex128: return f(std::complex<double>{});
+    case DType::bool_:
+      return f(bool{});
+    case DType::int8:
+      return f(std::int8_t{});
+    case DType::uint8:
+      return f(std::uint8_t{});
+    case DType::int16:
+      return f(std::int16_t{});
+    case DType::uint16:
+      return f(std::uint16_t{});
+    case DType::int32:
+      return f(std::int32_t{});
+    case DType::uint32:
+      return f(std::uint32_t{});
+    case DType::int64:
+      return f(std::int64_t{});
+    case DType::uint64:
+      return f(std::uint64_t{});
+    case DType::float16:
+      return f(float16_t{});
+    case DType::float32:
+      return f(float{});
+    case DType::float64:
+      return f(double{});
+    case DType::complex64:
+      return f(std::complex<float>{});
+    case DType::complex128:
+      return f(std::complex<double>{});
   }
   return f(bool{});
 }

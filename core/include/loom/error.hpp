@@ -52,4 +52,22 @@ class DeviceError : public Error {
   using Error::Error;
 };
 
+// A launch configuration the target cannot run (zero blocks, too many threads per block, more
+// shared memory than a block may have).
+class LaunchError : public Error {
+ public:
+  using Error::Error;
+};
+// A kernel broke a rule of the execution model while it ran on a host target: a barrier not
+// reached by every thread of a block, syncthreads() in a kernel that did not declare it.
+class KernelError : public Error {
+ public:
+  using Error::Error;
+};
+// A View indexed outside its shape (host targets, builds with LOOM_BOUNDS_CHECK).
+class IndexError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace loom

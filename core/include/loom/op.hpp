@@ -41,8 +41,8 @@ enum class OpKind : std::uint8_t { ufunc, gufunc, reduce };
 const char* name(OpKind k);
 
 struct LoopImpl {
-  HostLoop host = nullptr;   // elementwise / gufunc / reduce's binary op (family host)
-  FoldLoop fold = nullptr;   // reduce only (family host)
+  HostLoop host = nullptr;  // elementwise / gufunc / reduce's binary op (family host)
+  FoldLoop fold = nullptr;  // reduce only (family host)
   DeviceElementwiseLoop device_elementwise = nullptr;  // family cuda: one of these three
   DeviceGufuncLoop device_gufunc = nullptr;
   DeviceReduceLoop device_reduce = nullptr;

@@ -1,17 +1,17 @@
 // The one symbol a plugin or backend library exports: LOOM_PLUGIN(info) publishes a PluginInfo
 // whose first field is the ABI version, checked before anything else in it is used.
 #pragma once
-#include <cstdint>
-
 #include <boost/dll/alias.hpp>
+#include <cstdint>
 
 #include "loom/backend.hpp"
 #include "loom/registry.hpp"
 
 namespace loom {
 
-// Bump whenever PluginInfo, Backend, the call structs, OpDesc or the loop ABIs change.
-inline constexpr std::uint32_t kAbiVersion = 3;
+// Bump whenever PluginInfo, Backend, the call structs, OpDesc, KernelDesc or the loop ABIs
+// change.
+inline constexpr std::uint32_t kAbiVersion = 4;
 
 struct PluginInfo {
   std::uint32_t abi_version;  // must stay first
@@ -24,11 +24,11 @@ struct PluginInfo {
 }  // namespace loom
 
 // Exports `loom_plugin`, returning the library's PluginInfo.
-#define LOOM_PLUGIN(info_expr)                                             \
-  namespace {                                                              \
-  const ::loom::PluginInfo* loom_plugin_entry() {                          \
-    static const ::loom::PluginInfo info = info_expr;                      \
-    return &info;                                                          \
-  }                                                                        \
-  }                                                                        \
+#define LOOM_PLUGIN(info_expr)                        \
+  namespace {                                         \
+  const ::loom::PluginInfo* loom_plugin_entry() {     \
+    static const ::loom::PluginInfo info = info_expr; \
+    return &info;                                     \
+  }                                                   \
+  }                                                   \
   BOOST_DLL_ALIAS(loom_plugin_entry, loom_plugin)

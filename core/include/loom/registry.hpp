@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/kernel.hpp"
 #include "loom/op.hpp"
 
 namespace loom {
@@ -20,11 +21,16 @@ class Registrar {
   // Throws PluginError on a malformed descriptor (no loops, arity disagreeing with a signature,
   // a loop without an implementation of this family, a name registered twice here).
   void add(OpDesc desc);
+  // Throws PluginError on a kernel without overloads or names, an overload without this
+  // family's loop, a parameter that is not a 1-3 d array or a scalar, or a name added twice.
+  void add_kernel(KernelDesc desc);
   std::vector<OpDesc>& staged() { return staged_; }
+  std::vector<KernelDesc>& staged_kernels() { return kernels_; }
 
  private:
   Family family_;
   std::vector<OpDesc> staged_;
+  std::vector<KernelDesc> kernels_;
 };
 
 class Registry {
@@ -32,13 +38,18 @@ class Registry {
   // Merges a plugin's descriptors: new ops are added; an op that exists in another family gains
   // this family's loops (matched by signature). Throws PluginError, changing nothing, if any
   // (op, signature) already has an implementation of this family or the ops' shapes disagree.
+  // Kernels merge the same way, matched by parameter list.
   void merge(Registrar& staged, const std::string& plugin);
   std::shared_ptr<const OpDesc> find(const std::string& name) const;
   std::vector<std::shared_ptr<const OpDesc>> list() const;
+  // Kernels live in their own namespace: a kernel and an op may share a name.
+  std::shared_ptr<const KernelDesc> find_kernel(const std::string& name) const;
+  std::vector<std::shared_ptr<const KernelDesc>> list_kernels() const;
 
  private:
   mutable std::shared_mutex mutex_;
   std::map<std::string, std::shared_ptr<const OpDesc>> ops_;
+  std::map<std::string, std::shared_ptr<const KernelDesc>> kernels_;
 };
 
 }  // namespace loom

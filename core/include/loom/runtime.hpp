@@ -1,15 +1,18 @@
 // loom::Runtime: loads backends and plugins from the search path, holds the registry, and turns
 // a call by name and target into a backend call with NumPy's semantics.
 #pragma once
-#include <memory>
+#include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "loom/array.hpp"
 #include "loom/backend.hpp"
+#include "loom/kernel.hpp"
 #include "loom/registry.hpp"
 #include "loom/stream.hpp"
 
@@ -26,7 +29,7 @@ struct RuntimeOptions {
 struct CallOptions {
   // Members have {} initializers so that designated initializers ({.target = "cuda"}) do not
   // trip GCC 12's -Wmissing-field-initializers.
-  std::string target{};  // "" = the runtime's default (LOOM_TARGET, else "cpu")
+  std::string target{};      // "" = the runtime's default (LOOM_TARGET, else "cpu")
   std::vector<Array> out{};  // given outputs (NumPy's out=), one per output or empty
   std::optional<Array> where{};
   std::optional<DType> dtype{};  // pick the loop whose output has this dtype
@@ -43,6 +46,59 @@ struct ReduceOptions {
   std::optional<Array> out{};
   std::optional<DType> dtype{};
   Stream stream{};
+};
+
+// A grid or block extent as the caller gives it: an integer (x) or {x, y, z}. Signed so that a
+// negative or zero value is reported as such instead of wrapping.
+struct Extent {
+  std::int64_t x = 1, y = 1, z = 1;
+  Extent(std::int64_t x_, std::int64_t y_ = 1, std::int64_t z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+// Numba's kernel[blocks, threads, stream, sharedmem], with names.
+struct LaunchConfig {
+  std::optional<Extent> blocks{};   // unset: from `size`, or enough to fill the device
+  std::optional<Extent> threads{};  // unset: the device's best block size (256 on host targets)
+  std::int64_t size = 0;            // elements to cover with one thread each, for unset blocks
+  std::size_t shared_bytes = 0;     // dynamic shared memory per block (ThreadCtx::shared_array)
+  std::string target{};             // "" = the runtime's default
+  Stream stream{};
+};
+
+// One kernel argument: an Array (passed as a View) or an arithmetic scalar.
+class KernelArgIn {
+ public:
+  KernelArgIn(const Array& a) : array_(&a) {}  // NOLINT: implicit by design
+  template <class T>
+  requires std::is_arithmetic_v<T> KernelArgIn(T v) : dtype_(scalar_dtype<T>()) {  // NOLINT
+    static_assert(sizeof(T) <= 8, "kernel scalars are at most 8 bytes (no long double)");
+    std::memcpy(value_, &v, sizeof(T));  // the bytes of scalar_dtype<T>()'s C++ type
+  }
+  const Array* array() const { return array_; }
+  DType dtype() const { return dtype_; }
+  const unsigned char* value() const { return value_; }
+
+ private:
+  template <class T>
+  static constexpr DType scalar_dtype() {
+    if constexpr (std::is_same_v<T, bool>)
+      return DType::bool_;
+    else if constexpr (std::is_floating_point_v<T>)
+      return sizeof(T) == 4 ? DType::float32 : DType::float64;
+    else if constexpr (std::is_signed_v<T>)
+      return sizeof(T) == 1   ? DType::int8
+             : sizeof(T) == 2 ? DType::int16
+             : sizeof(T) == 4 ? DType::int32
+                              : DType::int64;
+    else
+      return sizeof(T) == 1   ? DType::uint8
+             : sizeof(T) == 2 ? DType::uint16
+             : sizeof(T) == 4 ? DType::uint32
+                              : DType::uint64;
+  }
+  const Array* array_ = nullptr;
+  DType dtype_ = DType::bool_;
+  alignas(8) unsigned char value_[8] = {};
 };
 
 struct LoadedLibrary {
@@ -96,6 +152,27 @@ class Reduce {
   std::shared_ptr<const OpDesc> desc_;
 };
 
+// A registered custom kernel (rt.kernel("histogram")). launch() checks the arguments against
+// the kernel's overloads (array dtypes and ranks exactly, scalars by same_kind casting) and the
+// configuration against the target, then runs it. On a device target with device arrays it
+// returns without synchronizing; host arrays are copied in and, where the kernel may write them
+// (View<T> rather than View<const T>), back out before it returns.
+class Kernel {
+ public:
+  template <class... A>
+  void launch(const LaunchConfig& cfg, const A&... args) const {
+    const KernelArgIn in[] = {KernelArgIn(args)..., KernelArgIn(false)};
+    launch_args(cfg, std::span<const KernelArgIn>(in, sizeof...(A)));
+  }
+  void launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> args) const;
+  const KernelDesc& desc() const { return *desc_; }
+
+ private:
+  friend class Runtime;
+  const Runtime* rt_;
+  std::shared_ptr<const KernelDesc> desc_;
+};
+
 class Runtime {
  public:
   explicit Runtime(RuntimeOptions options = {});
@@ -107,6 +184,7 @@ class Runtime {
   Ufunc ufunc(const std::string& name) const;  // ufuncs and gufuncs
   Ufunc gufunc(const std::string& name) const { return ufunc(name); }
   Reduce reduce(const std::string& name) const;
+  Kernel kernel(const std::string& name) const;  // LookupError if no kernel of that name
 
   // Device arrays (CuPy's / Numba's cuda API). A call on device arrays queues work and returns
   // without synchronizing; host arrays given to a device target are copied in and out.

@@ -25,8 +25,8 @@ class Event {
 class Stream {
  public:
   Stream() = default;
-  void synchronize() const;      // the host waits for the work queued so far
-  Event record() const;          // an event marking the work queued so far
+  void synchronize() const;         // the host waits for the work queued so far
+  Event record() const;             // an event marking the work queued so far
   void wait(const Event& e) const;  // later work on this stream waits for e (the host does not)
   void* native() const { return handle_.get(); }  // cudaStream_t; null: the default stream
   int device() const { return device_; }

@@ -1,13 +1,28 @@
 // View<T, N>: what a gufunc or kernel functor sees of one array argument — a pointer, N sizes and
 // N byte strides, indexable with N integers. Trivially copyable, usable in host and device code.
+// Host code built with LOOM_BOUNDS_CHECK (the default when NDEBUG is not defined) checks every
+// index against the shape and throws IndexError; device code never checks.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "loom/hd.hpp"
 
+#ifndef LOOM_BOUNDS_CHECK
+#ifdef NDEBUG
+#define LOOM_BOUNDS_CHECK 0
+#else
+#define LOOM_BOUNDS_CHECK 1
+#endif
+#endif
+
 namespace loom {
 
-template <class T, int N>
+namespace detail {
+[[noreturn]] void view_index_error(int axis, std::int64_t index, std::int64_t extent, int ndim);
+}
+
+template <class T, int N = 1>
 struct View {
   T* data = nullptr;
   std::int64_t shape[N > 0 ? N : 1] = {};
@@ -19,6 +34,10 @@ struct View {
     static_assert(sizeof...(I) == N, "View: one index per dimension");
     const std::int64_t ix[] = {static_cast<std::int64_t>(idx)..., 0};
     std::int64_t off = 0;
+#if LOOM_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
+    for (int k = 0; k < N; ++k)
+      if (ix[k] < 0 || ix[k] >= shape[k]) detail::view_index_error(k, ix[k], shape[k], N);
+#endif
     for (int k = 0; k < N; ++k) off += ix[k] * strides[k];
     using B = std::conditional_t<std::is_const_v<T>, const char, char>;
     return *reinterpret_cast<T*>(reinterpret_cast<B*>(data) + off);
@@ -26,6 +45,9 @@ struct View {
   // The view of row i (drops the first axis).
   LOOM_HD View<T, N - 1> operator[](std::int64_t i) const {
     static_assert(N > 0);
+#if LOOM_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
+    if (i < 0 || i >= shape[0]) detail::view_index_error(0, i, shape[0], N);
+#endif
     View<T, N - 1> v;
     using B = std::conditional_t<std::is_const_v<T>, const char, char>;
     v.data = reinterpret_cast<T*>(reinterpret_cast<B*>(data) + i * strides[0]);

@@ -1,0 +1,94 @@
+// Host loops for custom kernels: def::kernel<F...>(reg, name, doc) registers functor F (one
+// overload per functor type) for the cpu and parallel targets. A block's threads run in order
+// (x fastest) or, when F declares `static constexpr bool uses_syncthreads = true;`, as fibers
+// that wait for each other at t.syncthreads(). docs/kernels.md describes the model and its cost.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <tuple>
+#include <utility>
+
+#include "loom/def/kernel_desc.hpp"
+#include "loom/kernel_host.hpp"
+
+namespace loom::def {
+
+namespace detail {
+
+// The block's shared memory on this OS thread: reused from block to block (its contents at the
+// start of a block are unspecified, as on a GPU), 64-byte aligned.
+inline void* host_shared_memory(std::size_t bytes) {
+  struct Buffer {
+    std::unique_ptr<std::byte[], void (*)(std::byte*)> p{
+        nullptr, [](std::byte* q) { ::operator delete[](q, std::align_val_t{64}); }};
+    std::size_t size = 0;
+  };
+  thread_local Buffer buf;
+  if (buf.size < bytes) {
+    buf.p.reset(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{64})));
+    buf.size = bytes;
+  }
+  return buf.p.get();
+}
+
+template <class F>
+struct HostKernel {
+  static constexpr std::size_t nparams = std::tuple_size_v<kernel_params<F>>;
+  using Seq = std::make_index_sequence<nparams>;
+
+  struct Block {  // what a fiber needs to run one thread of a block
+    const F* f;
+    const KernelCall* call;
+    ThreadCtx base;
+  };
+  static void fiber_body(void* arg, std::int64_t rank, loom::detail::BlockSync* sync) {
+    const Block& b = *static_cast<const Block*>(arg);
+    ThreadCtx t = b.base;
+    const std::int64_t bx = t.blockDim.x, by = t.blockDim.y;
+    t.threadIdx = Dim3(static_cast<unsigned>(rank % bx), static_cast<unsigned>(rank / bx % by),
+                       static_cast<unsigned>(rank / (bx * by)));
+    t.sync = sync;
+    invoke_kernel(*b.f, t, b.call->args.data(), Seq{});
+  }
+
+  static void loop(const KernelCall& c, std::int64_t begin, std::int64_t end, const void* data) {
+    const F& f = *static_cast<const F*>(data);
+    ThreadCtx t;
+    t.blockDim = c.threads;
+    t.gridDim = c.blocks;
+    t.shared_bytes = c.shared_bytes;
+    t.shared_mem = c.shared_bytes ? host_shared_memory(c.shared_bytes) : nullptr;
+    const std::int64_t gx = c.blocks.x, gy = c.blocks.y;
+    for (std::int64_t b = begin; b < end; ++b) {
+      t.blockIdx = Dim3(static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
+                        static_cast<unsigned>(b / (gx * gy)));
+      if constexpr (uses_syncthreads<F>()) {
+        Block blk{&f, &c, t};
+        loom::detail::run_block_fibers(c.threads.count(), &fiber_body, &blk, t.blockIdx);
+      } else {
+        for (unsigned z = 0; z < c.threads.z; ++z)
+          for (unsigned y = 0; y < c.threads.y; ++y)
+            for (unsigned x = 0; x < c.threads.x; ++x) {
+              t.threadIdx = Dim3(x, y, z);
+              invoke_kernel(f, t, c.args.data(), Seq{});
+            }
+      }
+    }
+  }
+};
+
+}  // namespace detail
+
+template <class... Fs>
+void kernel(Registrar& reg, std::string name, std::string doc = "") {
+  static const std::tuple<Fs...> functors{};
+  reg.add_kernel(kernel_desc<Fs...>(std::move(name), std::move(doc), [](KernelImpl* impl, auto id) {
+    using F = typename decltype(id)::type;
+    auto& s = impl[static_cast<int>(Family::host)];
+    s.host = &detail::HostKernel<F>::loop;
+    s.data = &std::get<F>(functors);
+  }));
+}
+
+}  // namespace loom::def

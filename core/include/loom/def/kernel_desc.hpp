@@ -1,0 +1,111 @@
+// Descriptor building for custom kernels, shared by the host (kernel.hpp) and CUDA (kernel.cuh)
+// def headers: a functor's parameters (after the ThreadCtx) as KernelParams, and the unpacking
+// of a KernelArg into the View or scalar a parameter wants.
+#pragma once
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "loom/def/desc.hpp"
+#include "loom/kernel.hpp"
+#include "loom/thread_ctx.hpp"
+
+namespace loom::def {
+
+namespace detail {
+
+template <class P>
+struct kernel_param_traits {  // a scalar
+  using T = std::remove_cvref_t<P>;
+  static_assert(std::is_arithmetic_v<T>,
+                "a kernel parameter is a loom::View<T, N> or an arithmetic scalar");
+  static KernelParam param() { return {false, dtype_v<T>, 0, false}; }
+  LOOM_HD static T get(const KernelArg& a) {
+    T v;
+    memcpy(&v, a.value, sizeof(T));
+    return v;
+  }
+};
+
+template <class E, int N>
+struct kernel_param_traits<View<E, N>> {
+  static_assert(N >= 1 && N <= 3, "kernel views have 1 to 3 dimensions");
+  static KernelParam param() {
+    return {true, dtype_v<std::remove_const_t<E>>, N, !std::is_const_v<E>};
+  }
+  LOOM_HD static View<E, N> get(const KernelArg& a) {
+    View<E, N> v;
+    v.data = static_cast<E*>(a.data);
+    for (int k = 0; k < N; ++k) {
+      v.shape[k] = a.shape[k];
+      v.strides[k] = a.strides[k];
+    }
+    return v;
+  }
+};
+
+// The parameters after the ThreadCtx of F::operator() const.
+template <class M>
+struct kernel_member;
+template <class C, class... P>
+struct kernel_member<void (C::*)(const ThreadCtx&, P...) const> {
+  using params = std::tuple<std::remove_cvref_t<P>...>;
+};
+template <class C, class... P>
+struct kernel_member<void (C::*)(const ThreadCtx&, P...) const noexcept> {
+  using params = std::tuple<std::remove_cvref_t<P>...>;
+};
+
+template <class F>
+using kernel_params = typename kernel_member<decltype(&F::operator())>::params;
+
+template <class F>
+constexpr bool uses_syncthreads() {
+  if constexpr (requires { F::uses_syncthreads; }) {
+    return F::uses_syncthreads;
+  } else {
+    return false;
+  }
+}
+
+template <class Tuple, std::size_t... I>
+std::vector<KernelParam> params_of(std::index_sequence<I...>) {
+  return {kernel_param_traits<std::tuple_element_t<I, Tuple>>::param()...};
+}
+
+}  // namespace detail
+
+// The functor's call operator must be `void operator()(const loom::ThreadCtx&, P...) const` with
+// each P a View<T, N> (N in 1..3) or an arithmetic scalar. fill(KernelImpl*, type_identity<F>)
+// sets the build's family slot of each overload (one per functor type, in order).
+template <class... Fs, class Fill>
+KernelDesc kernel_desc(std::string name, std::string doc, Fill&& fill) {
+  static_assert(sizeof...(Fs) > 0, "a kernel needs at least one functor");
+  KernelDesc d;
+  d.name = std::move(name);
+  d.doc = std::move(doc);
+  (
+      [&] {
+        using Params = detail::kernel_params<Fs>;
+        KernelOverload o;
+        o.params = detail::params_of<Params>(std::make_index_sequence<std::tuple_size_v<Params>>{});
+        o.uses_syncthreads = detail::uses_syncthreads<Fs>();
+        fill(o.impl, std::type_identity<Fs>{});
+        d.overloads.push_back(std::move(o));
+      }(),
+      ...);
+  return d;
+}
+
+// Calls f(t, args...) with each KernelArg unpacked as F's parameter wants it.
+template <class F, std::size_t... I>
+LOOM_HD void invoke_kernel(const F& f, const ThreadCtx& t, const KernelArg* args,
+                           std::index_sequence<I...>) {
+  using Params = detail::kernel_params<F>;
+  f(t, detail::kernel_param_traits<std::tuple_element_t<I, Params>>::get(args[I])...);
+}
+
+}  // namespace loom::def

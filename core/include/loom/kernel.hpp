@@ -1,0 +1,89 @@
+// Custom kernels (Numba's @cuda.jit): a functor taking a ThreadCtx, then View and scalar
+// parameters, run over a grid of blocks of threads. Here: the descriptor a plugin registers and
+// the call the core hands a backend once arguments and the launch configuration are checked.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loom/dtype.hpp"
+#include "loom/op.hpp"
+#include "loom/small_vector.hpp"
+#include "loom/thread_ctx.hpp"
+
+namespace loom {
+
+// One parameter after the ThreadCtx: an N-d View of dtype (writable unless View<const T>), or
+// a scalar of dtype.
+struct KernelParam {
+  bool array = false;
+  DType dtype = DType::float32;
+  int ndim = 0;
+  bool writable = false;
+  std::string str() const;  // "const float32[:]", "int32[:, :]", "float32"
+};
+
+// One argument as a backend sees it: an array's pointer, shape and byte strides (first ndim
+// entries used), or a scalar's bytes converted to the parameter's dtype.
+struct KernelArg {
+  void* data = nullptr;
+  std::int64_t shape[3] = {};
+  std::int64_t strides[3] = {};
+  alignas(16) unsigned char value[16] = {};
+};
+
+struct KernelCall;
+// Host loop: runs blocks [begin, end) of the grid (linear block index, x fastest), each block's
+// threads in order, or as fibers when the kernel uses syncthreads. Throws what the kernel threw.
+using HostKernelLoop = void (*)(const KernelCall& call, std::int64_t begin, std::int64_t end,
+                                const void* data);
+// Device loop (CUDA): fills in an automatic configuration, checks it against the device and
+// this kernel's limits (LaunchError), and launches asynchronously on call.stream.
+using DeviceKernelLoop = void (*)(KernelCall& call, const void* data);
+
+struct KernelImpl {
+  HostKernelLoop host = nullptr;
+  DeviceKernelLoop device = nullptr;
+  const void* data = nullptr;  // the functor instance (host memory)
+  bool present() const { return host || device; }
+};
+
+struct KernelOverload {
+  std::vector<KernelParam> params;
+  bool uses_syncthreads = false;
+  KernelImpl impl[kNumFamilies];
+  std::string signature() const;  // "(const float32[:], float32, float32, int32[:])"
+};
+
+struct KernelDesc {
+  std::string name;
+  std::string doc;
+  std::vector<KernelOverload> overloads;  // tried in order; array dtypes must match exactly
+  std::string plugins;
+  bool has_family(Family f) const;
+  std::string signatures() const;  // one per line, indented
+};
+
+// Threads per block and grid limits every target enforces (CUDA's, so that a launch that runs
+// on the host also runs on the GPU).
+inline constexpr std::int64_t kMaxThreadsPerBlock = 1024;
+inline constexpr std::int64_t kMaxBlockDim[3] = {1024, 1024, 64};
+inline constexpr std::int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
+
+struct KernelCall {
+  const KernelOverload* kernel = nullptr;
+  const KernelImpl* impl = nullptr;
+  std::string name;  // for messages
+  Dim3 blocks;
+  Dim3 threads;
+  bool auto_blocks = false;   // device loop: pick from `size` or from occupancy
+  bool auto_threads = false;  // device loop: pick from occupancy
+  std::int64_t size = 0;      // LaunchConfig::size (elements to cover), 0 if not given
+  std::size_t shared_bytes = 0;
+  SmallVec<KernelArg, 8> args;
+  void* stream = nullptr;
+  int device = 0;
+};
+
+}  // namespace loom

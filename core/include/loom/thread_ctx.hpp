@@ -1,0 +1,107 @@
+// ThreadCtx: what a custom kernel's call operator gets first — the CUDA thread coordinates
+// (threadIdx, blockIdx, blockDim, gridDim), Numba's grid()/gridsize(), the block's shared memory
+// and its barrier. One type for host and device code: on CUDA it is filled from the built-ins.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "loom/hd.hpp"
+#include "loom/view.hpp"
+
+namespace loom {
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  constexpr Dim3() = default;
+  // Implicit from one integer so that a launch can say .blocks = 128 (as Numba's [128, 64]).
+  LOOM_HD constexpr Dim3(unsigned x_, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+  LOOM_HD constexpr std::int64_t count() const {
+    return std::int64_t{x} * std::int64_t{y} * std::int64_t{z};
+  }
+  friend constexpr bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+// grid<2>() / grid<3>() return one of these (usable with structured bindings: auto [i, j] = ...).
+struct Idx2 {
+  std::int64_t x, y;
+};
+struct Idx3 {
+  std::int64_t x, y, z;
+};
+
+namespace detail {
+struct BlockSync;                     // a host block's barrier (core/src/block_fibers.cpp)
+void block_sync(BlockSync* s);        // suspends the calling thread's fiber until all arrive
+[[noreturn]] void sync_undeclared();  // syncthreads() in a kernel that did not declare it
+[[noreturn]] void shared_overflow(std::size_t want, std::size_t have);
+}  // namespace detail
+
+struct ThreadCtx {
+  Dim3 threadIdx, blockIdx, blockDim, gridDim;
+  void* shared_mem = nullptr;  // the block's dynamic shared memory (LaunchConfig::shared_bytes)
+  std::size_t shared_bytes = 0;
+  detail::BlockSync* sync = nullptr;  // host targets, kernels that declare uses_syncthreads
+
+  // Numba's cuda.grid(n): the thread's absolute index in the grid; int64 for N == 1.
+  template <int N = 1>
+  LOOM_HD auto grid() const {
+    static_assert(N >= 1 && N <= 3, "grid<N>: N is 1, 2 or 3");
+    const auto ax = [](unsigned t, unsigned b, unsigned d) {
+      return std::int64_t{b} * std::int64_t{d} + std::int64_t{t};
+    };
+    if constexpr (N == 1) {
+      return ax(threadIdx.x, blockIdx.x, blockDim.x);
+    } else if constexpr (N == 2) {
+      return Idx2{ax(threadIdx.x, blockIdx.x, blockDim.x), ax(threadIdx.y, blockIdx.y, blockDim.y)};
+    } else {
+      return Idx3{ax(threadIdx.x, blockIdx.x, blockDim.x), ax(threadIdx.y, blockIdx.y, blockDim.y),
+                  ax(threadIdx.z, blockIdx.z, blockDim.z)};
+    }
+  }
+  // Numba's cuda.gridsize(n): the number of threads of the grid along each axis.
+  template <int N = 1>
+  LOOM_HD auto gridsize() const {
+    static_assert(N >= 1 && N <= 3, "gridsize<N>: N is 1, 2 or 3");
+    const auto ax = [](unsigned b, unsigned d) { return std::int64_t{b} * std::int64_t{d}; };
+    if constexpr (N == 1) {
+      return ax(gridDim.x, blockDim.x);
+    } else if constexpr (N == 2) {
+      return Idx2{ax(gridDim.x, blockDim.x), ax(gridDim.y, blockDim.y)};
+    } else {
+      return Idx3{ax(gridDim.x, blockDim.x), ax(gridDim.y, blockDim.y), ax(gridDim.z, blockDim.z)};
+    }
+  }
+  // The thread's rank in its block, x fastest (CUDA's linear thread order).
+  LOOM_HD std::int64_t thread_rank() const {
+    return (std::int64_t{threadIdx.z} * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  }
+
+  // Every thread of the block waits here until all have arrived (CUDA's __syncthreads). On the
+  // host a kernel must declare `static constexpr bool uses_syncthreads = true;` so that its
+  // threads run as fibers that can wait; without it this throws KernelError.
+  LOOM_HD void syncthreads() const {
+#if defined(__CUDA_ARCH__)
+    __syncthreads();
+#else
+    if (!sync) detail::sync_undeclared();
+    detail::block_sync(sync);
+#endif
+  }
+
+  // n elements of T in the block's shared memory starting at byte_offset (Numba's
+  // cuda.shared.array with a size given at launch). The host checks the launch gave enough.
+  template <class T>
+  LOOM_HD View<T, 1> shared_array(std::int64_t n, std::size_t byte_offset = 0) const {
+#if !defined(__CUDA_ARCH__)
+    const std::size_t want = byte_offset + static_cast<std::size_t>(n) * sizeof(T);
+    if (want > shared_bytes) detail::shared_overflow(want, shared_bytes);
+#endif
+    View<T, 1> v;
+    v.data = reinterpret_cast<T*>(static_cast<unsigned char*>(shared_mem) + byte_offset);
+    v.shape[0] = n;
+    v.strides[0] = sizeof(T);
+    return v;
+  }
+};
+
+}  // namespace loom

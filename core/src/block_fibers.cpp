@@ -1,0 +1,119 @@
+// The threads of one host block as fibers (Boost.Context) on the calling OS thread, so that
+// syncthreads() can suspend a thread until every thread of its block has arrived. Stacks come
+// from a per-OS-thread pool with guard pages and are reused from block to block.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <boost/context/fiber.hpp>
+#include <cstddef>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "loom/error.hpp"
+#include "loom/kernel_host.hpp"
+
+namespace ctx = boost::context;
+
+namespace loom::detail {
+
+struct BlockSync {
+  ctx::fiber* scheduler = nullptr;  // the running fiber's way back to run_block_fibers
+};
+
+void block_sync(BlockSync* s) {
+  ctx::fiber* back = s->scheduler;
+  *back = std::move(*back).resume();  // returns when the scheduler resumes this thread
+  s->scheduler = back;
+}
+
+namespace {
+
+constexpr std::size_t kStackBytes = 64 * 1024;  // a kernel thread's frames; docs/kernels.md
+
+// Stacks with a PROT_NONE guard page below each, kept for the life of the OS thread.
+class StackPool {
+ public:
+  ~StackPool() {
+    for (void* p : stacks_) munmap(p, total());
+  }
+  // Stack i (0-based) of this OS thread, allocated on first use.
+  ctx::stack_context get(std::size_t i) {
+    while (stacks_.size() <= i) {
+      void* p = mmap(nullptr, total(), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+      if (p == MAP_FAILED) {
+        throw KernelError("could not map a " + std::to_string(kStackBytes) +
+                          "-byte stack for kernel thread " + std::to_string(i) +
+                          " of a block (host targets run threads that use syncthreads as fibers)");
+      }
+      mprotect(p, page(), PROT_NONE);
+      stacks_.push_back(p);
+    }
+    ctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = static_cast<char*>(stacks_[i]) + total();
+    return sc;
+  }
+
+ private:
+  static std::size_t page() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+  static std::size_t total() { return kStackBytes + page(); }
+  std::vector<void*> stacks_;
+};
+
+// The pool owns the memory: a finished fiber gives nothing back.
+struct PooledStack {
+  ctx::stack_context allocate() { return {}; }
+  void deallocate(ctx::stack_context&) noexcept {}
+};
+
+}  // namespace
+
+void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const Dim3& block) {
+  thread_local StackPool pool;
+  BlockSync sync;
+  std::exception_ptr error;
+  std::vector<ctx::fiber> fibers;
+  fibers.reserve(static_cast<std::size_t>(nthreads));
+  for (std::int64_t r = 0; r < nthreads; ++r) {
+    ctx::stack_context sc = pool.get(static_cast<std::size_t>(r));
+    fibers.emplace_back(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), PooledStack{},
+                        [&, r](ctx::fiber&& scheduler) {
+                          sync.scheduler = &scheduler;
+                          try {
+                            body(arg, r, &sync);
+                          } catch (const ctx::detail::forced_unwind&) {
+                            throw;  // the fiber is being destroyed: let Boost unwind it
+                          } catch (...) {
+                            error = std::current_exception();
+                          }
+                          return std::move(scheduler);
+                        });
+  }
+  // Rounds: every live thread runs to its next barrier or its end. A round where some threads
+  // ended while others wait is a barrier not every thread reaches (a hang on a GPU).
+  std::int64_t finished = 0;
+  while (finished < nthreads) {
+    for (auto& f : fibers) {
+      if (!f) continue;
+      f = std::move(f).resume();
+      if (!f) ++finished;
+      if (error) break;
+    }
+    if (error) break;
+    if (finished > 0 && finished < nthreads) {
+      error = std::make_exception_ptr(KernelError(
+          "syncthreads() was not reached by every thread of block (" + std::to_string(block.x) +
+          ", " + std::to_string(block.y) + ", " + std::to_string(block.z) +
+          "): " + std::to_string(finished) + " of " + std::to_string(nthreads) +
+          " threads returned while the others wait at a barrier (on a GPU this hangs or "
+          "corrupts results); make every thread of a block call it the same number of times"));
+      break;
+    }
+  }
+  fibers.clear();  // unwinds the stacks of threads still suspended (after an error)
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace loom::detail

@@ -1,0 +1,200 @@
+// Kernel::launch: picks the target and the overload, checks the launch configuration, moves host
+// arrays for a device target, and hands the grid to the backend.
+#include <algorithm>
+#include <string>
+
+#include "call_common.hpp"
+#include "loom/error.hpp"
+#include "loom/runtime.hpp"
+
+namespace loom {
+
+namespace {
+
+// What the caller passed, in the notation of KernelParam::str().
+std::string arg_str(const KernelArgIn& a) {
+  if (!a.array()) return std::string(name(a.dtype()));
+  KernelParam p{true, a.array()->dtype(), a.array()->ndim(), true};
+  return p.ndim >= 1 ? p.str() : std::string(name(a.dtype())) + "[] (0-d)";
+}
+
+bool fits(const KernelParam& p, const KernelArgIn& a) {
+  if (p.array != (a.array() != nullptr)) return false;
+  if (p.array) return a.array()->dtype() == p.dtype && a.array()->ndim() == p.ndim;
+  return can_cast(a.dtype(), p.dtype, Casting::same_kind);
+}
+
+const KernelOverload& pick_overload(const KernelDesc& k, const detail::Target& t,
+                                    std::span<const KernelArgIn> args) {
+  const int fam = static_cast<int>(t.family);
+  if (!k.has_family(t.family)) {
+    throw LookupError("kernel '" + k.name + "' has no " + name(t.family) + " implementation, so " +
+                      "it cannot run on target '" + t.name + "' (registered by " + k.plugins + ")");
+  }
+  for (const auto& o : k.overloads) {
+    if (!o.impl[fam].present() || o.params.size() != args.size()) continue;
+    bool ok = true;
+    for (std::size_t i = 0; i < args.size() && ok; ++i) ok = fits(o.params[i], args[i]);
+    if (ok) return o;
+  }
+  std::string got = "(";
+  for (std::size_t i = 0; i < args.size(); ++i) got += (i ? ", " : "") + arg_str(args[i]);
+  got += ")";
+  std::string sigs;
+  for (const auto& o : k.overloads) {
+    if (o.impl[fam].present()) sigs += "\n  " + k.name + o.signature();
+  }
+  throw TypeError("kernel '" + k.name + "' has no overload for arguments " + got + " on target '" +
+                  t.name + "'; arrays must match a signature's dtype and rank exactly, scalars " +
+                  "must cast to it with same_kind casting. Signatures:" + sigs);
+}
+
+std::string extent_str(const Extent& e) {
+  return "(" + std::to_string(e.x) + ", " + std::to_string(e.y) + ", " + std::to_string(e.z) + ")";
+}
+
+Dim3 check_threads(const std::string& k, const Extent& e) {
+  const std::int64_t v[3] = {e.x, e.y, e.z};
+  for (int d = 0; d < 3; ++d) {
+    if (v[d] < 1 || v[d] > kMaxBlockDim[d] || e.x * e.y * e.z > kMaxThreadsPerBlock) {
+      throw LaunchError("kernel '" + k + "': threads=" + extent_str(e) + " is not a valid block: " +
+                        "each extent must be at least 1, x and y at most 1024, z at most 64, and " +
+                        "the product at most 1024 threads per block");
+    }
+  }
+  return Dim3(static_cast<unsigned>(e.x), static_cast<unsigned>(e.y), static_cast<unsigned>(e.z));
+}
+
+Dim3 check_blocks(const std::string& k, const Extent& e) {
+  const std::int64_t v[3] = {e.x, e.y, e.z};
+  for (int d = 0; d < 3; ++d) {
+    if (v[d] < 1 || v[d] > kMaxGridDim[d]) {
+      throw LaunchError("kernel '" + k + "': blocks=" + extent_str(e) + " is not a valid grid: " +
+                        "each extent must be at least 1, x at most 2^31-1, y and z at most 65535");
+    }
+  }
+  return Dim3(static_cast<unsigned>(e.x), static_cast<unsigned>(e.y), static_cast<unsigned>(e.z));
+}
+
+// Host targets: as much dynamic shared memory as an sm_90 block can have, so that a launch that
+// runs here also fits a GPU.
+constexpr std::size_t kHostMaxShared = 227 * 1024;
+constexpr std::int64_t kHostAutoThreads = 256;
+
+// A scalar argument converted to the parameter's dtype.
+void convert_scalar(const KernelArgIn& a, DType to, unsigned char* out) {
+  visit_dtype(a.dtype(), [&](auto from) {
+    using From = decltype(from);
+    From v;
+    std::memcpy(&v, a.value(), sizeof(From));
+    visit_dtype(to, [&](auto t) {
+      using To = decltype(t);
+      if constexpr (std::is_arithmetic_v<From> && std::is_arithmetic_v<To>) {
+        const To c = static_cast<To>(v);
+        std::memcpy(out, &c, sizeof(To));
+      } else {
+        throw TypeError("kernel scalar parameters are bool, integer or float32/float64, not " +
+                        std::string(name(to)));
+      }
+    });
+  });
+}
+
+}  // namespace
+
+void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> args) const {
+  const KernelDesc& k = *desc_;
+  SmallVec<const Array*, 8> arrays;
+  for (const auto& a : args) {
+    if (a.array()) arrays.push_back(a.array());
+  }
+  const detail::Target t =
+      detail::pick_target(*rt_, cfg.target, "kernel '" + k.name + "'",
+                          std::span<const Array* const>(arrays.data(), arrays.size()), cfg.stream);
+  const KernelOverload& o = pick_overload(k, t, args);
+
+  KernelCall call;
+  call.kernel = &o;
+  call.impl = &o.impl[static_cast<int>(t.family)];
+  call.name = k.name;
+  call.device = t.device;
+  call.stream = cfg.stream.native();
+  call.shared_bytes = cfg.shared_bytes;
+  if (cfg.size < 0) {
+    throw ValueError("kernel '" + k.name + "': size=" + std::to_string(cfg.size) + " is negative");
+  }
+  call.size = cfg.size;
+  call.auto_threads = !cfg.threads;
+  call.auto_blocks = !cfg.blocks;
+  if (cfg.threads) call.threads = check_threads(k.name, *cfg.threads);
+  if (cfg.blocks) call.blocks = check_blocks(k.name, *cfg.blocks);
+  if (!t.on_device()) {
+    if (cfg.shared_bytes > kHostMaxShared) {
+      throw LaunchError("kernel '" + k.name + "': shared_bytes=" +
+                        std::to_string(cfg.shared_bytes) + " is more than a block may have (" +
+                        std::to_string(kHostMaxShared) + " bytes, as on sm_90)");
+    }
+    // Automatic configuration on the host: 256-thread blocks, covering `size` or four blocks per
+    // worker thread.
+    if (call.auto_threads) call.threads = Dim3(kHostAutoThreads);
+    if (call.auto_blocks) {
+      const std::int64_t per = call.threads.count();
+      const std::int64_t want =
+          cfg.size > 0 ? (cfg.size + per - 1) / per : 4 * std::max(1, t.backend->num_threads());
+      call.blocks = check_blocks(k.name, Extent(std::max<std::int64_t>(want, 1)));
+    }
+    call.auto_threads = call.auto_blocks = false;
+  }
+
+  // Arguments; host arrays on a device target go over first and writable ones come back after.
+  SmallVec<std::pair<Array, const Array*>, 4> copy_back;  // (device copy, caller's host array)
+  call.args.resize(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const KernelParam& p = o.params[i];
+    KernelArg& ka = call.args[i];
+    if (!p.array) {
+      convert_scalar(args[i], p.dtype, ka.value);
+      continue;
+    }
+    Array a = *args[i].array();
+    if (t.on_device() && a.device().is_host()) {
+      Array d = t.to_device(a);
+      if (p.writable) copy_back.push_back({d, args[i].array()});
+      a = d;
+    }
+    ka.data = a.data();
+    for (int d = 0; d < p.ndim; ++d) {
+      ka.shape[d] = a.shape()[d];
+      ka.strides[d] = a.strides()[d];
+    }
+  }
+  try {
+    t.backend->run_kernel(call, t.device);
+  } catch (const IndexError& e) {  // raised inside the kernel's code: say which kernel
+    throw IndexError("kernel '" + k.name + "': " + e.what());
+  } catch (const KernelError& e) {
+    throw KernelError("kernel '" + k.name + "': " + e.what());
+  } catch (const LaunchError& e) {
+    const std::string m = e.what();
+    if (m.rfind("kernel '", 0) == 0) throw;
+    throw LaunchError("kernel '" + k.name + "': " + m);
+  }
+  for (auto& [d, host] : copy_back) rt_->copy_to(d, *host, cfg.stream);
+  if (t.on_device() && !t.device_mode) t.backend->synchronize(t.device, call.stream);
+}
+
+Kernel Runtime::kernel(const std::string& name) const {
+  auto d = registry_.find_kernel(name);
+  if (!d) {
+    throw LookupError(
+        "no kernel named '" + name + "' is registered" +
+        (registry_.find(name) ? " (there is an op of that name: use ufunc/reduce)" : "") +
+        "; loom-info lists the registered kernels");
+  }
+  Kernel k;
+  k.rt_ = this;
+  k.desc_ = std::move(d);
+  return k;
+}
+
+}  // namespace loom

@@ -1,0 +1,153 @@
+// The seed kernels (the Numba tutorials' @cuda.jit examples) as loom kernel functors: each is one
+// functor for every target. plugins/kernels/table.hpp registers them; docs/kernels.md shows them.
+#pragma once
+#include <cstdint>
+
+#include "../math/functors.hpp"  // Hypot: the same bits as the hypot ufunc on every target
+#include "loom/atomic.hpp"
+#include "loom/thread_ctx.hpp"
+#include "loom/view.hpp"
+
+namespace loom::kernels {
+
+// out[i] = x[i] + y[i], one element per thread; threads past the end do nothing.
+template <class T>
+struct AddOnePerThread {
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, View<const T> y, View<T> out) const {
+    const std::int64_t i = t.grid();
+    if (i < out.size()) out(i) = x(i) + y(i);
+  }
+};
+
+// out[i] = x[i] + y[i] with a grid-stride loop: any grid covers any length.
+template <class T>
+struct AddGridStride {
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, View<const T> y, View<T> out) const {
+    for (std::int64_t i = t.grid(), n = out.size(); i < n; i += t.gridsize()) out(i) = x(i) + y(i);
+  }
+};
+
+// c[i] = hypot(a[i], b[i]) with a grid-stride loop (the seeds' hypot_stride).
+template <class T>
+struct HypotGridStride {
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> a, View<const T> b, View<T> c) const {
+    const math::Hypot h;
+    for (std::int64_t i = t.grid(), n = c.size(); i < n; i += t.gridsize()) c(i) = h(a(i), b(i));
+  }
+};
+
+// out[i] = a[i] * a[i], one element per thread (the seeds' square_device exercise).
+template <class T>
+struct Square {
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> a, View<T> out) const {
+    const std::int64_t i = t.grid();
+    if (i < out.size()) out(i) = a(i) * a(i);
+  }
+};
+
+// counter[0] += 1 without an atomic: WRONG on purpose (the seeds' race condition). Threads that
+// read the same old value lose increments; only a grid run one thread at a time (target cpu)
+// counts every thread. Loads and stores are relaxed atomics on the host so that the race loses
+// updates as on a GPU without being undefined behaviour in C++.
+struct ThreadCounterRace {
+  LOOM_HD void operator()(const ThreadCtx&, View<std::int32_t> counter) const {
+    std::int32_t* p = &counter(0);
+#if defined(__CUDA_ARCH__)
+    volatile std::int32_t* v = p;
+    *v = *v + 1;
+#else
+    std::atomic_ref<std::int32_t> a(*p);
+    a.store(a.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+#endif
+  }
+};
+
+// counter[0] += 1 with an atomic add: every thread counts (the seeds' thread_counter_safe).
+struct ThreadCounterSafe {
+  LOOM_HD void operator()(const ThreadCtx&, View<std::int32_t> counter) const {
+    atomic_add(&counter(0), std::int32_t{1});
+  }
+};
+
+// The bin of x among nbins equal bins over [xmin, xmax), or -1: the seeds' cpu_histogram rule,
+// int32((x - xmin) / bin_width) kept when in [0, nbins). The test on the quotient drops NaN and
+// values whose int conversion would overflow (undefined in C++) before converting.
+template <class T>
+LOOM_HD inline std::int64_t bin_of(T x, T xmin, T bin_width, std::int64_t nbins) {
+  const T q = (x - xmin) / bin_width;
+  if (!(q > T(-1) && q < static_cast<T>(nbins))) return -1;
+  const auto b = static_cast<std::int32_t>(q);  // truncates toward zero, as np.int32 does
+  return b >= 0 && b < nbins ? b : -1;
+}
+
+// histogram[bin(x[i])] += 1 with global atomics and a grid-stride loop (the seeds' solution).
+template <class T>
+struct Histogram {
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, T xmin, T xmax,
+                          View<std::int32_t> hist) const {
+    const std::int64_t nbins = hist.size();
+    const T width = (xmax - xmin) / static_cast<T>(nbins);
+    for (std::int64_t i = t.grid(), n = x.size(); i < n; i += t.gridsize()) {
+      const std::int64_t b = bin_of(x(i), xmin, width, nbins);
+      if (b >= 0) atomic_add(&hist(b), std::int32_t{1});
+    }
+  }
+};
+
+// The same histogram with one private histogram per block in shared memory (launch with
+// shared_bytes >= 4 * nbins): threads count into their block's copy, then the block adds its
+// copy to the global one, so global atomics drop from one per element to one per bin per block.
+template <class T>
+struct HistogramShared {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, T xmin, T xmax,
+                          View<std::int32_t> hist) const {
+    const std::int64_t nbins = hist.size();
+    const std::int64_t rank = t.thread_rank(), nthreads = t.blockDim.count();
+    View<std::int32_t> local = t.shared_array<std::int32_t>(nbins);
+    for (std::int64_t j = rank; j < nbins; j += nthreads) local(j) = 0;
+    t.syncthreads();
+    const T width = (xmax - xmin) / static_cast<T>(nbins);
+    for (std::int64_t i = t.grid(), n = x.size(); i < n; i += t.gridsize()) {
+      const std::int64_t b = bin_of(x(i), xmin, width, nbins);
+      if (b >= 0) atomic_add(&local(b), std::int32_t{1});
+    }
+    t.syncthreads();
+    for (std::int64_t j = rank; j < nbins; j += nthreads) {
+      if (local(j) != 0) atomic_add(&hist(j), local(j));
+    }
+  }
+};
+
+// c[i, j, k] = max(a[i, j, k], b[i, j, k]) on a 3-D grid, x indexing the first axis (the seeds'
+// maximum_6 on 256^3 arrays with 8x8x8 blocks); threads outside the shape do nothing.
+template <class T>
+struct Maximum3D {
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T, 3> a, View<const T, 3> b,
+                          View<T, 3> c) const {
+    const auto [i, j, k] = t.grid<3>();
+    if (i >= c.size(0) || j >= c.size(1) || k >= c.size(2)) return;
+    const T u = a(i, j, k), v = b(i, j, k);
+    c(i, j, k) = u > v ? u : v;
+  }
+};
+
+// out[blockIdx.x] = the sum of the block's slice of x (blockDim.x elements), by a tree in shared
+// memory (launch with shared_bytes >= sizeof(T) * blockDim.x, blockDim.x a power of two).
+template <class T>
+struct BlockSum {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, View<T> out) const {
+    const std::int64_t nt = t.blockDim.x, tid = t.threadIdx.x, i = t.grid();
+    View<T> s = t.shared_array<T>(nt);
+    s(tid) = i < x.size() ? x(i) : T(0);
+    t.syncthreads();
+    for (std::int64_t half = nt / 2; half > 0; half /= 2) {
+      if (tid < half) s(tid) = s(tid) + s(tid + half);
+      t.syncthreads();
+    }
+    if (tid == 0 && t.blockIdx.x < out.size()) out(t.blockIdx.x) = s(0);
+  }
+};
+
+}  // namespace loom::kernels
