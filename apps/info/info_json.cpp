@@ -3,12 +3,15 @@
 
 namespace loom::apps {
 
-std::vector<std::string> op_targets(const Runtime& rt, const OpDesc& op) {
+namespace {
+
+template <class D>
+std::vector<std::string> targets_of(const Runtime& rt, const D& d) {
   std::vector<std::string> out;
   for (const auto& t : rt.targets()) {
     if (!t.available) continue;
     try {
-      if (op.has_family(rt.resolve_target(t.target).first->family())) out.push_back(t.target);
+      if (d.has_family(rt.resolve_target(t.target).first->family())) out.push_back(t.target);
     } catch (const Error&) {
       // Listed as available but not resolvable: leave it out rather than fail the listing.
     }
@@ -16,7 +19,45 @@ std::vector<std::string> op_targets(const Runtime& rt, const OpDesc& op) {
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> op_targets(const Runtime& rt, const OpDesc& op) {
+  return targets_of(rt, op);
+}
+std::vector<std::string> kernel_targets(const Runtime& rt, const KernelDesc& k) {
+  return targets_of(rt, k);
+}
+
+std::vector<std::string> hand_written_loops(const OpDesc& op) {
+  std::vector<std::string> out;
+  for (const auto& l : op.loops) {
+    for (Family f : {Family::host, Family::cuda}) {
+      const char* h = l.impl[static_cast<int>(f)].hand_written;
+      if (h) out.push_back(l.sig.str() + " [" + name(f) + "]: " + h);
+    }
+  }
+  return out;
+}
+
 namespace {
+
+nlohmann::ordered_json kernel_json(const Runtime& rt, const KernelDesc& k) {
+  nlohmann::ordered_json overloads = nlohmann::ordered_json::array();
+  for (const auto& o : k.overloads) overloads.push_back(k.name + o.signature());
+  nlohmann::ordered_json families = nlohmann::ordered_json::array();
+  for (Family f : {Family::host, Family::cuda}) {
+    if (k.has_family(f)) families.push_back(name(f));
+  }
+  bool sync = false;
+  for (const auto& o : k.overloads) sync = sync || o.uses_syncthreads;
+  return {{"name", k.name},
+          {"signatures", overloads},
+          {"uses_syncthreads", sync},
+          {"doc", k.doc},
+          {"plugins", k.plugins},
+          {"families", families},
+          {"targets", kernel_targets(rt, k)}};
+}
 
 nlohmann::ordered_json op_json(const Runtime& rt, const OpDesc& op) {
   nlohmann::ordered_json sigs = nlohmann::ordered_json::array();
@@ -39,6 +80,7 @@ nlohmann::ordered_json op_json(const Runtime& rt, const OpDesc& op) {
       {"plugins", op.plugins},
       {"families", families},
       {"targets", op_targets(rt, op)},
+      {"hand_written", hand_written_loops(op)},
   };
   return j;
 }
@@ -65,11 +107,14 @@ nlohmann::ordered_json info_json(const Runtime& rt) {
   }
   nlohmann::ordered_json ops = nlohmann::ordered_json::array();
   for (const auto& op : rt.registry().list()) ops.push_back(op_json(rt, *op));
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+  for (const auto& k : rt.registry().list_kernels()) kernels.push_back(kernel_json(rt, *k));
   return {{"search_path", rt.search_path()},
           {"default_target", rt.default_target()},
           {"libraries", libs},
           {"targets", targets},
-          {"ops", ops}};
+          {"ops", ops},
+          {"kernels", kernels}};
 }
 
 }  // namespace loom::apps

@@ -89,6 +89,26 @@ void print_ops(const Runtime& rt, std::ostream& os) {
     std::vector<std::string> sigs;
     for (const auto& loop : op->loops) sigs.push_back(loop.sig.str());
     os << indent << join(sigs, "  ") << "\n";
+    for (const auto& h : hand_written_loops(*op)) os << indent << "hand-written: " << h << "\n";
+  }
+}
+
+void print_kernels(const Runtime& rt, std::ostream& os) {
+  const auto ks = rt.registry().list_kernels();
+  os << "Kernels (" << ks.size() << ")\n";
+  for (const auto& k : ks) {
+    std::vector<std::string> fams;
+    for (Family f : {Family::host, Family::cuda}) {
+      if (k->has_family(f)) fams.push_back(name(f));
+    }
+    bool sync = false;
+    for (const auto& o : k->overloads) sync = sync || o.uses_syncthreads;
+    const auto targets = kernel_targets(rt, *k);
+    os << "  " << k->name << "  loops: " << join(fams, "+")
+       << "  targets: " << (targets.empty() ? "none available" : join(targets, ","))
+       << (sync ? "  uses syncthreads" : "") << "  from " << k->plugins << "\n";
+    if (!k->doc.empty()) os << "      " << k->doc << "\n";
+    for (const auto& o : k->overloads) os << "      " << k->name << o.signature() << "\n";
   }
 }
 
@@ -104,6 +124,8 @@ void print_info(const Runtime& rt, std::ostream& os) {
   print_targets(rt, os);
   os << "\n";
   print_ops(rt, os);
+  os << "\n";
+  print_kernels(rt, os);
 }
 
 }  // namespace loom::apps

@@ -65,6 +65,36 @@ void Registrar::add_kernel(KernelDesc d) {
   kernels_.push_back(std::move(d));
 }
 
+void Registrar::replace_loop(const std::string& op, const std::string& signature,
+                             const LoopImpl& impl) {
+  const int fam = static_cast<int>(family_);
+  const Signature sig = Signature::parse(signature);
+  for (auto& d : staged_) {
+    if (d.name != op) continue;
+    for (auto& l : d.loops) {
+      if (!(l.sig == sig)) continue;
+      const LoopImpl& old = l.impl[fam];
+      const bool same_kind =
+          (old.host != nullptr) == (impl.host != nullptr) &&
+          (old.fold != nullptr) == (impl.fold != nullptr) &&
+          (old.device_elementwise != nullptr) == (impl.device_elementwise != nullptr) &&
+          (old.device_gufunc != nullptr) == (impl.device_gufunc != nullptr) &&
+          (old.device_reduce != nullptr) == (impl.device_reduce != nullptr);
+      if (!impl.present() || !same_kind || !impl.hand_written) {
+        throw PluginError("replace_loop('" + op + "', " + signature +
+                          "): the new loop must fill the same " + name(family_) +
+                          " entry points as the generic one and say what it is (hand_written)");
+      }
+      l.impl[fam] = impl;
+      return;
+    }
+    throw PluginError("replace_loop('" + op + "', " + signature + "): op '" + op +
+                      "' has no such signature (it has " + d.signatures() + ")");
+  }
+  throw PluginError("replace_loop('" + op + "', " + signature + "): this plugin added no op '" +
+                    op + "' before");
+}
+
 namespace {
 
 // The registry's kernels after adding a plugin's: the same rules as ops.

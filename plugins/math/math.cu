@@ -1,10 +1,18 @@
 // The math plugin's CUDA loops (libloom_math_cuda.so, used by target cuda): the op table
 // instantiated with the CUDA def headers, from the same functors as the host loops.
+#include "cub_sum.hpp"
 #include "loom/def/gufunc.cuh"
 #include "loom/def/reduce.cuh"
 #include "loom/def/ufunc.cuh"
 #include "loom/plugin.hpp"
 #include "table.hpp"
 
-LOOM_PLUGIN((loom::PluginInfo{loom::kAbiVersion, "math", loom::Family::cuda,
-                              &loom::math::register_math, nullptr}))
+namespace {
+void register_math_cuda(loom::Registrar& reg) {
+  loom::math::register_math(reg);
+  loom::math::replace_sum_loops(reg);
+}
+}  // namespace
+
+LOOM_PLUGIN((loom::PluginInfo{loom::kAbiVersion, "math", loom::Family::cuda, &register_math_cuda,
+                              nullptr}))

@@ -47,6 +47,9 @@ struct LoopImpl {
   DeviceGufuncLoop device_gufunc = nullptr;
   DeviceReduceLoop device_reduce = nullptr;
   const void* data = nullptr;  // the functor instance the loop calls (host memory)
+  // Set when a plugin replaced the generic loop by a hand-written one (Registrar::replace_loop):
+  // what it is, for loom-info ("cub::DeviceReduce::Sum").
+  const char* hand_written = nullptr;
   bool present() const { return host || device_elementwise || device_gufunc || device_reduce; }
 };
 

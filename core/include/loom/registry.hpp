@@ -24,6 +24,10 @@ class Registrar {
   // Throws PluginError on a kernel without overloads or names, an overload without this
   // family's loop, a parameter that is not a 1-3 d array or a scalar, or a name added twice.
   void add_kernel(KernelDesc desc);
+  // Replaces this family's loop of an op added earlier by the same plugin for one signature by
+  // a hand-written one (impl.hand_written says what it is). PluginError if there is no such op
+  // or signature, or impl is missing this family's loop.
+  void replace_loop(const std::string& op, const std::string& signature, const LoopImpl& impl);
   std::vector<OpDesc>& staged() { return staged_; }
   std::vector<KernelDesc>& staged_kernels() { return kernels_; }
 

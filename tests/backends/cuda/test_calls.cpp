@@ -69,7 +69,8 @@ void check_all_loops(loom::Backend* b, const Shape& shape,
       }
       std::vector<Array> ops = in_d, outs_d;
       for (DType o : l.sig.outputs) {
-        Array poison = loom::full(shape, std::numeric_limits<double>::quiet_NaN(), DType::float64).astype(o);
+        Array poison =
+            loom::full(shape, std::numeric_limits<double>::quiet_NaN(), DType::float64).astype(o);
         Array pv = poison;
         outs_d.push_back(view(poison, &pv));
         ops.push_back(outs_d.back());
@@ -133,8 +134,8 @@ TEST(Elementwise, BroadcastAndTransposed) {
     const Array m2 = random_array({1500, 700}, dt, 4);
     Array out2 = device_empty(b, {1500, 700}, dt);
     run_elementwise(b, l, {to_device(b, m).transpose(), to_device(b, m2), out2}, {1500, 700});
-    EXPECT_TRUE(close(to_host(b, out2), f(m.transpose(), m2, {.target = "cpu"}),
-                      rtol_for("sinexp", dt)));
+    EXPECT_TRUE(
+        close(to_host(b, out2), f(m.transpose(), m2, {.target = "cpu"}), rtol_for("sinexp", dt)));
   }
 }
 
@@ -219,10 +220,18 @@ Array cpu_reduce(const std::string& op, const Array& x, const std::vector<int>& 
   return runtime().reduce(op)(x, {.target = "cpu", .axis = axis, .keepdims = true});
 }
 
-const RedCase kCases[] = {{{1}, {}},           {{31}, {}},           {{100'003}, {}},
-                          {{(1 << 22) + 5}, {}}, {{1000, 300}, {1}},   {{300, 5000}, {0}},
-                          {{40, 50, 60}, {0, 2}}, {{64, 40, 30}, {1, 2}}, {{20, 2000, 3}, {0}},
-                          {{2, 300'000}, {1}},  {{300'000, 3}, {0}},  {{7, 2, 9, 500}, {0, 2, 3}}};
+const RedCase kCases[] = {{{1}, {}},
+                          {{31}, {}},
+                          {{100'003}, {}},
+                          {{(1 << 22) + 5}, {}},
+                          {{1000, 300}, {1}},
+                          {{300, 5000}, {0}},
+                          {{40, 50, 60}, {0, 2}},
+                          {{64, 40, 30}, {1, 2}},
+                          {{20, 2000, 3}, {0}},
+                          {{2, 300'000}, {1}},
+                          {{300'000, 3}, {0}},
+                          {{7, 2, 9, 500}, {0, 2, 3}}};
 
 // Whole numbers in [-1, 1]: sums are exact in any order, so the device must equal the host.
 TEST(Reduce, SumProdMaxMinMatchCpu) {
@@ -237,9 +246,9 @@ TEST(Reduce, SumProdMaxMinMatchCpu) {
       }
       // prod of +-1 is exact too.
       Array s = random_array(c.shape, dt, seed++, 0, 2, true);
-      Array pm = runtime().ufunc("subtract")(runtime().ufunc("multiply")(s, Array(2).astype(dt),
-                                                                        {.target = "cpu"}),
-                                             Array(1).astype(dt), {.target = "cpu"});
+      Array pm = runtime().ufunc("subtract")(
+          runtime().ufunc("multiply")(s, Array(2).astype(dt), {.target = "cpu"}),
+          Array(1).astype(dt), {.target = "cpu"});
       EXPECT_TRUE(same_bits(device_reduce(b, "prod", pm, c.axis), cpu_reduce("prod", pm, c.axis)))
           << "prod " << loom::name(dt) << " " << loom::shape_str(c.shape);
     }
@@ -264,7 +273,8 @@ TEST(Reduce, DeterministicAndClose) {
       // Against float64 on the host: the cpu target sums a kept-innermost axis one row after
       // another, and in float32 that is the less accurate of the two.
       const Array ref = cpu_reduce("sum", x.astype(DType::float64), c.axis).astype(dt);
-      EXPECT_TRUE(close(first, ref, dt == DType::float32 ? 2e-6 : 1e-12)) << loom::shape_str(c.shape);
+      EXPECT_TRUE(close(first, ref, dt == DType::float32 ? 2e-6 : 1e-12))
+          << loom::shape_str(c.shape);
     }
   }
   // NaN propagates through max.
@@ -289,7 +299,8 @@ TEST(Reduce, StridedInput) {
 // Runs gufunc `op` on device copies of `in` (all with the same loop shape), outputs of the
 // given full shapes; returns the outputs on the host.
 std::vector<Array> device_gufunc(loom::Backend* b, const std::string& op,
-                                 const std::vector<Array>& in, const std::vector<Shape>& out_shapes) {
+                                 const std::vector<Array>& in,
+                                 const std::vector<Shape>& out_shapes) {
   const auto desc = runtime().registry().find(op);
   const loom::Layout& L = *desc->layout;
   const auto& l = cuda_loop(op, in[0].dtype());
@@ -314,8 +325,9 @@ std::vector<Array> device_gufunc(loom::Backend* b, const std::string& op,
     outer.push_back(Shape(args[a].strides().begin(), args[a].strides().begin() + nl));
   }
   call.core_dims = dims;
-  call.outer = loom::StridedIter::make(std::span<char* const>(base.data(), base.size()),
-                                       std::span<const Shape>(outer.data(), outer.size()), loop_shape);
+  call.outer =
+      loom::StridedIter::make(std::span<char* const>(base.data(), base.size()),
+                              std::span<const Shape>(outer.data(), outer.size()), loop_shape);
   b->run_gufunc(call, 0);
   std::vector<Array> res;
   for (std::size_t k = in.size(); k < args.size(); ++k) res.push_back(to_host(b, args[k]));
@@ -334,10 +346,11 @@ TEST(Gufunc, SumRowOnBothPaths) {
     for (DType dt : {DType::int32, DType::float32, DType::float64}) {
       const Array a = random_array(s, dt, seed++, -1, 2, true);  // whole numbers: exact sums
       const auto got = device_gufunc(b, "sum_row", {a}, {{s[0], s[1]}});
-      EXPECT_TRUE(same_bits(got[0], f(a, {.target = "cpu"}))) << loom::shape_str(s) << " " << loom::name(dt);
+      EXPECT_TRUE(same_bits(got[0], f(a, {.target = "cpu"})))
+          << loom::shape_str(s) << " " << loom::name(dt);
       const Array r = random_array(s, dt, seed++, 0, 1);
-      EXPECT_TRUE(close(device_gufunc(b, "sum_row", {r}, {{s[0], s[1]}})[0], f(r, {.target = "cpu"}),
-                        dt == DType::float32 ? 1e-5 : 1e-12));
+      EXPECT_TRUE(close(device_gufunc(b, "sum_row", {r}, {{s[0], s[1]}})[0],
+                        f(r, {.target = "cpu"}), dt == DType::float32 ? 1e-5 : 1e-12));
     }
   }
 }
@@ -353,6 +366,33 @@ TEST(Gufunc, DotAndMatmul) {
     EXPECT_TRUE(close(device_gufunc(b, "matmul", {p, q}, {{50, 7, 5}})[0],
                       runtime().gufunc("matmul")(p, q, {.target = "cpu"}), tol));
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The math plugin replaces the generic sum of whole float arrays by cub::DeviceReduce; the start
+// value (initial=) still joins the result.
+TEST(Reduce, HandWrittenCubSumIsRegisteredAndJoinsInitial) {
+  LOOM_CUDA_OR_SKIP(b);
+  const auto op = runtime().registry().find("sum");
+  ASSERT_TRUE(op);
+  int labelled = 0;
+  for (const auto& l : op->loops) {
+    const char* h = l.impl[static_cast<int>(loom::Family::cuda)].hand_written;
+    if (h) {
+      ++labelled;
+      EXPECT_NE(std::string(h).find("cub::DeviceReduce"), std::string::npos) << h;
+    }
+  }
+  EXPECT_EQ(labelled, 2);  // float32 and float64
+  const Array x = random_array({1'000'003}, DType::float32, 5, -1, 2, true);
+  const Array xd = to_device(b, x);
+  auto& rt = runtime();
+  const Array got = rt.to_host(rt.reduce("sum")(xd, {.initial = 5.0}));
+  const Array want = rt.reduce("sum")(x, {.target = "cpu", .initial = 5.0});
+  EXPECT_EQ(got.item<float>(), want.item<float>());  // whole numbers: exact in any order
 }
 
 }  // namespace
