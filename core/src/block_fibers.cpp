@@ -13,18 +13,59 @@
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
 
+// AddressSanitizer must be told of every switch between stacks, or it reports false errors on
+// fiber stacks; Boost 1.74's fcontext fibers do not tell it, so the switches here do.
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define LOOM_ASAN_FIBERS 1
+#else
+#define LOOM_ASAN_FIBERS 0
+#endif
+
 namespace ctx = boost::context;
 
 namespace loom::detail {
 
 struct BlockSync {
-  ctx::fiber* scheduler = nullptr;  // the running fiber's way back to run_block_fibers
+  ctx::fiber* scheduler = nullptr;    // the running fiber's way back to run_block_fibers
+  bool aborting = false;              // a thread failed: waiting threads unwind instead of going on
+  const void* main_bottom = nullptr;  // the scheduler's stack, for ASan
+  std::size_t main_size = 0;
 };
+
+namespace {
+
+// Thrown inside a waiting thread when its block is abandoned, so that its stack unwinds the
+// ordinary way (destructors run) before the fiber ends.
+struct BlockAbort {};
+
+// Switch notes for ASan around a switch away from the current stack (to `bottom`/`size`;
+// fake == nullptr when the current fiber is ending) and after arriving back.
+inline void leaving(void** fake, const void* bottom, std::size_t size) {
+#if LOOM_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(fake, bottom, size);
+#else
+  (void)fake, (void)bottom, (void)size;
+#endif
+}
+inline void arrived(void* fake, const void** from_bottom, std::size_t* from_size) {
+#if LOOM_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(fake, from_bottom, from_size);
+#else
+  (void)fake, (void)from_bottom, (void)from_size;
+#endif
+}
+
+}  // namespace
 
 void block_sync(BlockSync* s) {
   ctx::fiber* back = s->scheduler;
+  void* fake = nullptr;
+  leaving(&fake, s->main_bottom, s->main_size);
   *back = std::move(*back).resume();  // returns when the scheduler resumes this thread
+  arrived(fake, &s->main_bottom, &s->main_size);
   s->scheduler = back;
+  if (s->aborting) throw BlockAbort{};
 }
 
 namespace {
@@ -75,30 +116,44 @@ void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const D
   BlockSync sync;
   std::exception_ptr error;
   std::vector<ctx::fiber> fibers;
+  std::vector<ctx::stack_context> stacks;
   fibers.reserve(static_cast<std::size_t>(nthreads));
   for (std::int64_t r = 0; r < nthreads; ++r) {
     ctx::stack_context sc = pool.get(static_cast<std::size_t>(r));
+    stacks.push_back(sc);
     fibers.emplace_back(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), PooledStack{},
                         [&, r](ctx::fiber&& scheduler) {
+                          arrived(nullptr, &sync.main_bottom, &sync.main_size);
                           sync.scheduler = &scheduler;
                           try {
-                            body(arg, r, &sync);
+                            if (!sync.aborting) body(arg, r, &sync);  // unstarted: never run
                           } catch (const ctx::detail::forced_unwind&) {
                             throw;  // the fiber is being destroyed: let Boost unwind it
+                          } catch (const BlockAbort&) {
+                            // the block was abandoned while this thread waited
                           } catch (...) {
-                            error = std::current_exception();
+                            if (!error) error = std::current_exception();
                           }
+                          leaving(nullptr, sync.main_bottom, sync.main_size);
                           return std::move(scheduler);
                         });
   }
+  // Runs thread r until it waits at a barrier or ends.
+  auto step = [&](std::size_t r) {
+    void* fake = nullptr;
+    const auto& sc = stacks[r];
+    leaving(&fake, static_cast<char*>(sc.sp) - sc.size, sc.size);
+    fibers[r] = std::move(fibers[r]).resume();
+    arrived(fake, nullptr, nullptr);
+  };
   // Rounds: every live thread runs to its next barrier or its end. A round where some threads
   // ended while others wait is a barrier not every thread reaches (a hang on a GPU).
   std::int64_t finished = 0;
   while (finished < nthreads) {
-    for (auto& f : fibers) {
-      if (!f) continue;
-      f = std::move(f).resume();
-      if (!f) ++finished;
+    for (std::size_t r = 0; r < fibers.size(); ++r) {
+      if (!fibers[r]) continue;
+      step(r);
+      if (!fibers[r]) ++finished;
       if (error) break;
     }
     if (error) break;
@@ -112,7 +167,12 @@ void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const D
       break;
     }
   }
-  fibers.clear();  // unwinds the stacks of threads still suspended (after an error)
+  // After an error, threads still waiting unwind their stacks (BlockAbort) and end; threads not
+  // started yet end without running the kernel.
+  sync.aborting = true;
+  for (std::size_t r = 0; r < fibers.size(); ++r) {
+    if (fibers[r]) step(r);
+  }
   if (error) std::rethrow_exception(error);
 }
 
