@@ -27,7 +27,8 @@ std::string dev_name(int device) { return "cuda:" + std::to_string(device); }
 class CudaBackend final : public Backend {
  public:
   CudaBackend() : found_(discover()) {
-    for (const auto& d : found_.devices) states_.push_back(std::make_unique<DeviceState>(d.index, copier_));
+    for (const auto& d : found_.devices)
+      states_.push_back(std::make_unique<DeviceState>(d.index, copier_));
   }
 
   std::string name() const override { return "cuda"; }
@@ -60,10 +61,20 @@ class CudaBackend final : public Backend {
     if (!c.loop || !c.loop->device_reduce) missing_loop("reduce");
     c.loop->device_reduce(c, c.loop->data);
   }
+  void run_kernel(KernelCall& c, int device) override {
+    select(device);
+    if (!c.impl || !c.impl->device) {
+      throw DeviceError("cuda: kernel '" + c.name + "' has no CUDA device loop for this overload " +
+                        "(its plugin has no CUDA half)");
+    }
+    // The device loop completes an automatic configuration, checks it and launches on c.stream.
+    c.impl->device(c, c.impl->data);
+  }
 
   std::shared_ptr<Buffer> allocate(std::size_t bytes, int device, void* stream) override {
     DeviceState& st = select(device);
-    if (bytes == 0) return std::make_shared<Buffer>(nullptr, 0, Device{DeviceKind::cuda, device}, nullptr);
+    if (bytes == 0)
+      return std::make_shared<Buffer>(nullptr, 0, Device{DeviceKind::cuda, device}, nullptr);
     const auto s = static_cast<cudaStream_t>(stream);
     void* p = nullptr;
     cudaError_t e = cudaMallocAsync(&p, bytes, s);
@@ -123,8 +134,12 @@ class CudaBackend final : public Backend {
     if (bytes == 0) return;
     const auto s = static_cast<cudaStream_t>(stream);
     switch (kind) {
-      case CopyKind::host_to_device: st.staging.to_device(dst, src, bytes, s); break;
-      case CopyKind::device_to_host: st.staging.to_host(dst, src, bytes, s); break;
+      case CopyKind::host_to_device:
+        st.staging.to_device(dst, src, bytes, s);
+        break;
+      case CopyKind::device_to_host:
+        st.staging.to_host(dst, src, bytes, s);
+        break;
       case CopyKind::device_to_device:
         check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s),
               "cudaMemcpyAsync (device to device)");
@@ -170,16 +185,18 @@ class CudaBackend final : public Backend {
           "cudaEventRecord");
   }
   void wait_event(void* stream, void* event) override {
-    check(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), static_cast<cudaEvent_t>(event), 0),
-          "cudaStreamWaitEvent");
+    check(
+        cudaStreamWaitEvent(static_cast<cudaStream_t>(stream), static_cast<cudaEvent_t>(event), 0),
+        "cudaStreamWaitEvent");
   }
   void synchronize_event(void* event) override {
     check(cudaEventSynchronize(static_cast<cudaEvent_t>(event)), "cudaEventSynchronize");
   }
   float elapsed_ms(void* start, void* stop) override {
     float ms = 0;
-    check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start), static_cast<cudaEvent_t>(stop)),
-          "cudaEventElapsedTime");
+    check(
+        cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start), static_cast<cudaEvent_t>(stop)),
+        "cudaEventElapsedTime");
     return ms;
   }
 
@@ -193,8 +210,8 @@ class CudaBackend final : public Backend {
 
   void require_available(const char* what) const {
     if (!found_.availability.ok) {
-      throw DeviceError(std::string("cuda: ") + what + ": the CUDA backend is unavailable: " +
-                        found_.availability.reason);
+      throw DeviceError(std::string("cuda: ") + what +
+                        ": the CUDA backend is unavailable: " + found_.availability.reason);
     }
   }
 
