@@ -124,10 +124,10 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
     throw ValueError("kernel '" + k.name + "': size=" + std::to_string(cfg.size) + " is negative");
   }
   call.size = cfg.size;
-  call.auto_threads = !cfg.threads;
-  call.auto_blocks = !cfg.blocks;
-  if (cfg.threads) call.threads = check_threads(k.name, *cfg.threads);
-  if (cfg.blocks) call.blocks = check_blocks(k.name, *cfg.blocks);
+  call.auto_threads = !cfg.threads.given;
+  call.auto_blocks = !cfg.blocks.given;
+  if (cfg.threads.given) call.threads = check_threads(k.name, cfg.threads);
+  if (cfg.blocks.given) call.blocks = check_blocks(k.name, cfg.blocks);
   if (!t.on_device()) {
     if (cfg.shared_bytes > kHostMaxShared) {
       throw LaunchError("kernel '" + k.name + "': shared_bytes=" +

@@ -48,20 +48,24 @@ struct ReduceOptions {
   Stream stream{};
 };
 
-// A grid or block extent as the caller gives it: an integer (x) or {x, y, z}. Signed so that a
-// negative or zero value is reported as such instead of wrapping.
+// A grid or block extent as the caller gives it: an integer (x) or {x, y, z}, or nothing (the
+// default: pick automatically). Signed so that a negative or zero value is reported as such
+// instead of wrapping.
 struct Extent {
   std::int64_t x = 1, y = 1, z = 1;
-  Extent(std::int64_t x_, std::int64_t y_ = 1, std::int64_t z_ = 1) : x(x_), y(y_), z(z_) {}
+  bool given = false;
+  Extent() = default;
+  Extent(std::int64_t x_, std::int64_t y_ = 1, std::int64_t z_ = 1)  // NOLINT: implicit by design
+      : x(x_), y(y_), z(z_), given(true) {}
 };
 
 // Numba's kernel[blocks, threads, stream, sharedmem], with names.
 struct LaunchConfig {
-  std::optional<Extent> blocks{};   // unset: from `size`, or enough to fill the device
-  std::optional<Extent> threads{};  // unset: the device's best block size (256 on host targets)
-  std::int64_t size = 0;            // elements to cover with one thread each, for unset blocks
-  std::size_t shared_bytes = 0;     // dynamic shared memory per block (ThreadCtx::shared_array)
-  std::string target{};             // "" = the runtime's default
+  Extent blocks{};               // not given: from `size`, or enough to fill the device
+  Extent threads{};              // not given: the device's best block size (256 on the host)
+  std::int64_t size = 0;         // elements to cover with one thread each, for blocks not given
+  std::size_t shared_bytes = 0;  // dynamic shared memory per block (ThreadCtx::shared_array)
+  std::string target{};          // "" = the runtime's default
   Stream stream{};
 };
 
