@@ -148,6 +148,9 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
 
   // Arguments; host arrays on a device target go over first and writable ones come back after.
   SmallVec<std::pair<Array, const Array*>, 4> copy_back;  // (device copy, caller's host array)
+  // Every device copy lives until the kernel is queued: a buffer freed earlier could be handed
+  // to the next argument (frees are stream-ordered after the kernel on the legacy stream).
+  SmallVec<Array, 8> copies;
   call.args.resize(args.size());
   for (std::size_t i = 0; i < args.size(); ++i) {
     const KernelParam& p = o.params[i];
@@ -159,6 +162,7 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
     Array a = *args[i].array();
     if (t.on_device() && a.device().is_host()) {
       Array d = t.to_device(a);
+      copies.push_back(d);
       if (p.writable) copy_back.push_back({d, args[i].array()});
       a = d;
     }

@@ -27,12 +27,26 @@ struct AddGridStride {
   }
 };
 
-// c[i] = hypot(a[i], b[i]) with a grid-stride loop (the seeds' hypot_stride).
+// c[i] = hypot(a[i], b[i]) with a grid-stride loop (the seeds' hypot_stride). Four strides per
+// trip, loads first: c may alias a or b, so the compiler cannot move one trip's loads above the
+// previous trip's store, and a GPU needs several loads in flight per thread to reach its memory
+// bandwidth (a plain loop reached 1.25x of the copy floor on an H100, this one is measured in
+// docs/benchmarks.md).
 template <class T>
 struct HypotGridStride {
   LOOM_HD void operator()(const ThreadCtx& t, View<const T> a, View<const T> b, View<T> c) const {
     const math::Hypot h;
-    for (std::int64_t i = t.grid(), n = c.size(); i < n; i += t.gridsize()) c(i) = h(a(i), b(i));
+    const std::int64_t s = t.gridsize(), n = c.size();
+    std::int64_t i = t.grid();
+    for (; i + 3 * s < n; i += 4 * s) {
+      const T a0 = a(i), a1 = a(i + s), a2 = a(i + 2 * s), a3 = a(i + 3 * s);
+      const T b0 = b(i), b1 = b(i + s), b2 = b(i + 2 * s), b3 = b(i + 3 * s);
+      c(i) = h(a0, b0);
+      c(i + s) = h(a1, b1);
+      c(i + 2 * s) = h(a2, b2);
+      c(i + 3 * s) = h(a3, b3);
+    }
+    for (; i < n; i += s) c(i) = h(a(i), b(i));
   }
 };
 

@@ -390,7 +390,7 @@ TEST(Reduce, HandWrittenCubSumIsRegisteredAndJoinsInitial) {
   const Array x = random_array({1'000'003}, DType::float32, 5, -1, 2, true);
   const Array xd = to_device(b, x);
   auto& rt = runtime();
-  const Array got = rt.to_host(rt.reduce("sum")(xd, {.initial = 5.0}));
+  const Array got = rt.to_host(rt.reduce("sum")(xd, {.target = "cuda", .initial = 5.0}));
   const Array want = rt.reduce("sum")(x, {.target = "cpu", .initial = 5.0});
   EXPECT_EQ(got.item<float>(), want.item<float>());  // whole numbers: exact in any order
 }
