@@ -22,6 +22,11 @@ Sizes sizes_from_env();
 // device=true registers device-array cases ("cuda"), false host-array ones ("cuda_host").
 void register_loom_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                          bool device = false);
+// Custom kernels (plugins/kernels) on one target: kernel_histogram_<B>bins and
+// kernel_histogram_shared_<B>bins (B = 10, 1024) and kernel_hypot_stride, float32 of sizes.large.
+// device: device arrays (cuda targets); host targets pass false.
+void register_kernel_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                           bool device);
 // Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
 void register_baselines(const Sizes& sizes);
 

@@ -1,11 +1,15 @@
-// loom's calls as benchmarks, one set per available target. Inputs are made once per run,
-// outside the timed loop; out= is given (from one untimed warm-up call) so the loop measures
-// the call, not the allocator, except in the cases named *_alloc and the one-element call.
+// loom's calls as benchmarks, one set per available target (custom kernels at the end). Inputs are
+// made once per run, outside the timed loop; out= is given (from one untimed warm-up call) so the
+// loop measures the call, not the allocator, except in the cases named *_alloc and the one-element
+// call.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <numbers>
 
 #include "../common/app_util.hpp"
@@ -80,6 +84,36 @@ void reduce_case(benchmark::State& st, const Runtime& rt, const std::string& op,
     }
     st.SetBytesProcessed(st.iterations() * bytes_of(x));
     st.SetItemsProcessed(st.iterations() * x.size());
+  } catch (const Error& e) {
+    st.SkipWithError(e.what());
+  }
+}
+
+// The same reduction as reduce_case on device arrays, timed as a stream of calls: kBatch calls
+// back to back, one synchronize after the last, time per call (UseManualTime). This is how
+// CuPy's and Numba's device figures are taken (CUDA events around k calls), so this is the column
+// to read against them; reduce_case's synchronize after every call adds the round trip.
+constexpr int kBatch = 10;
+
+void reduce_batch_case(benchmark::State& st, const Runtime& rt, const std::string& op,
+                       const std::string& target, const MakeInputs& make) {
+  try {
+    const Array x = place(rt, target, make(), true)[0];
+    const Reduce f = rt.reduce(op);
+    ReduceOptions opt;
+    opt.target = target;
+    opt.out = f(x, opt);  // warm-up; the 0-d result is reused as out=
+    rt.synchronize(target);
+    for (auto _ : st) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int k = 0; k < kBatch; ++k) benchmark::DoNotOptimize(f(x, opt).data());
+      rt.synchronize(target);
+      const auto t1 = std::chrono::steady_clock::now();
+      st.SetIterationTime(std::chrono::duration<double>(t1 - t0).count() / kBatch);
+    }
+    st.SetBytesProcessed(st.iterations() * bytes_of(x));  // per call, as the manual time is
+    st.SetItemsProcessed(st.iterations() * x.size());
+    st.counters["calls_per_sync"] = kBatch;
   } catch (const Error& e) {
     st.SkipWithError(e.what());
   }
@@ -161,6 +195,16 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
   // Reductions; prod of ones so the product never drifts into denormals (slow on x86).
   for (std::int64_t n : {sizes.small, sizes.large}) reduce("sum", DType::float32, n, vec(n));
   if (sizes.huge > 0 && target != "cpu") reduce("sum", DType::float32, sizes.huge, vec(sizes.huge));
+  if (device) {  // the batched timing of the same sums: "sum/float32/256M/cuda_batch"
+    for (std::int64_t n : {sizes.large, sizes.huge}) {
+      if (n <= 0) continue;
+      const MakeInputs make = vec(n);
+      auto* b = benchmark::RegisterBenchmark(
+          name("sum", DType::float32, apps::size_label(n), label + "_batch").c_str(),
+          [=](benchmark::State& st) { reduce_batch_case(st, *r, "sum", target, make); });
+      b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(sizes.large_min_time);
+    }
+  }
   reduce("prod", DType::float32, sizes.small,
          [n = sizes.small] { return std::vector<Array>{full({n}, 1.0, DType::float32)}; });
 
@@ -194,6 +238,167 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
         [=](benchmark::State& st) { call_case(st, *r, "add", target, one, with_out, device); });
     tune(b, 1, sizes);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Custom kernels (plugins/kernels): the seeds' histogram, with global atomics and with per-block
+// shared-memory histograms, and the grid-stride hypot.
+
+namespace {
+
+// Launch configuration of the explicit cases, on every target: 1024 blocks of 256 threads with
+// grid-stride loops over the rest. The same grid on cpu and parallel, so their ratio is the
+// parallel speed-up of the same work (1024 blocks: 64 per worker with 16 workers); on cuda
+// 262144 threads, about one full wave on an H100/H200 (132 SMs x 2048 resident threads), and
+// exactly what the Numba peer launches (bench/peers/peers.py).
+constexpr std::int64_t kKernelBlocks = 1024, kKernelThreads = 256;
+constexpr float kHistLo = -4.0f, kHistHi = 4.0f;
+
+// np.random.normal(size=n).astype(np.float32) (Box-Muller on SplitMix), made once per size and
+// kept for every histogram case (64M take a couple of seconds to draw).
+const Array& normal_input(std::int64_t n) {
+  static std::map<std::int64_t, Array> cache;
+  auto it = cache.find(n);
+  if (it != cache.end()) return it->second;
+  Array a = empty({n}, DType::float32);
+  float* p = reinterpret_cast<float*>(a.data());
+  apps::SplitMix rng(81);
+  for (std::int64_t i = 0; i < n; i += 2) {
+    const double u1 = 1.0 - rng.uniform(), u2 = rng.uniform();  // u1 in (0, 1]
+    const double rad = std::sqrt(-2.0 * std::log(u1)), th = 2 * std::numbers::pi * u2;
+    p[i] = static_cast<float>(rad * std::cos(th));
+    if (i + 1 < n) p[i + 1] = static_cast<float>(rad * std::sin(th));
+  }
+  return cache.emplace(n, std::move(a)).first->second;
+}
+
+// The seeds' cpu_histogram of normal_input(n): bin = int32((x - xmin) / bin_width) in float32,
+// counted when in [0, nbins). Every case's first result is checked against it.
+const std::vector<std::int32_t>& reference_histogram(std::int64_t n, std::int64_t nbins) {
+  static std::map<std::pair<std::int64_t, std::int64_t>, std::vector<std::int32_t>> cache;
+  auto it = cache.find({n, nbins});
+  if (it != cache.end()) return it->second;
+  std::vector<std::int32_t> h(static_cast<std::size_t>(nbins), 0);
+  const float width = (kHistHi - kHistLo) / static_cast<float>(nbins);
+  const float* p = reinterpret_cast<const float*>(normal_input(n).data());
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double b = std::trunc(static_cast<double>((p[i] - kHistLo) / width));
+    if (b >= 0 && b < static_cast<double>(nbins)) ++h[static_cast<std::size_t>(b)];
+  }
+  return cache.emplace(std::make_pair(n, nbins), std::move(h)).first->second;
+}
+
+LaunchConfig explicit_config(const std::string& target, std::size_t shared_bytes = 0) {
+  LaunchConfig c;
+  c.blocks = kKernelBlocks;
+  c.threads = kKernelThreads;
+  c.shared_bytes = shared_bytes;
+  c.target = target;
+  return c;
+}
+
+// One histogram per iteration: the counts are zeroed (a fill on the device, queued like the
+// launch) and the kernel launched; device cases wait for it. Bytes: the input read once.
+void histogram_case(benchmark::State& st, const Runtime& rt, const std::string& kernel,
+                    const std::string& target, std::int64_t n, std::int64_t nbins, bool device) {
+  try {
+    const Array x = place(rt, target, {normal_input(n)}, device)[0];
+    const Array hist =
+        device ? rt.zeros({nbins}, DType::int32, target) : zeros({nbins}, DType::int32);
+    const Array zero(std::int32_t{0});
+    const Kernel k = rt.kernel(kernel);
+    const bool shared = kernel.find("shared") != std::string::npos;
+    const LaunchConfig cfg = explicit_config(
+        target, shared ? sizeof(std::int32_t) * static_cast<std::size_t>(nbins) : 0);
+    auto run = [&] {
+      rt.copy_to(zero, hist);
+      k.launch(cfg, x, kHistLo, kHistHi, hist);
+    };
+    run();  // warm-up, checked against the seeds' rule
+    if (rt.to_host(hist).to_vector<std::int32_t>() != reference_histogram(n, nbins)) {
+      st.SkipWithError(
+          ("kernel '" + kernel + "' on " + target + ": counts differ from the host cpu_histogram")
+              .c_str());
+      return;
+    }
+    for (auto _ : st) {
+      run();
+      if (device) rt.synchronize(target);
+    }
+    if (device) rt.synchronize(target);
+    st.SetBytesProcessed(st.iterations() * (bytes_of(x) + bytes_of(hist)));
+    st.SetItemsProcessed(st.iterations() * n);
+    st.counters["bins"] = static_cast<double>(nbins);
+    st.counters["blocks"] = kKernelBlocks;
+    st.counters["threads"] = kKernelThreads;
+  } catch (const Error& e) {
+    st.SkipWithError(e.what());
+  }
+}
+
+// hypot_stride on a, b = uniform(-12, 12) float32: 3 x 4 bytes per element, the copy floor's
+// case. cuda: the automatic configuration (no blocks, no threads: a grid that fills the device);
+// host targets: the explicit 1024 x 256 grid.
+void hypot_case(benchmark::State& st, const Runtime& rt, const std::string& target, std::int64_t n,
+                bool device) {
+  try {
+    const Array a = apps::random_uniform<float>({n}, -12, 12, 91);
+    const Array b = apps::random_uniform<float>({n}, -12, 12, 92);
+    const std::vector<Array> in = place(rt, target, {a, b}, device);
+    const Array c = device ? rt.empty({n}, DType::float32, target) : empty({n}, DType::float32);
+    const Kernel k = rt.kernel("hypot_stride");
+    LaunchConfig cfg = explicit_config(target);
+    if (device) cfg.blocks = cfg.threads = Extent{};  // automatic
+    k.launch(cfg, in[0], in[1], c);  // warm-up, checked (the seed's decimal=5) on a sample
+    const Array got = rt.to_host(c);
+    const float *av = reinterpret_cast<const float*>(a.data()),
+                *bv = reinterpret_cast<const float*>(b.data()),
+                *cv = reinterpret_cast<const float*>(got.data());
+    for (std::int64_t i = 0; i < n; i += 997) {
+      const double ref = std::hypot(static_cast<double>(av[i]), static_cast<double>(bv[i]));
+      if (!(std::abs(cv[i] - ref) <= 1.5e-5)) {
+        st.SkipWithError(("hypot_stride on " + target + ": c[" + std::to_string(i) +
+                          "] = " + std::to_string(cv[i]) + ", expected " + std::to_string(ref))
+                             .c_str());
+        return;
+      }
+    }
+    for (auto _ : st) {
+      k.launch(cfg, in[0], in[1], c);
+      if (device) rt.synchronize(target);
+    }
+    st.SetBytesProcessed(st.iterations() * 3 * bytes_of(c));  // two read, one written
+    st.SetItemsProcessed(st.iterations() * n);
+    if (!device) {
+      st.counters["blocks"] = kKernelBlocks;
+      st.counters["threads"] = kKernelThreads;
+    }
+  } catch (const Error& e) {
+    st.SkipWithError(e.what());
+  }
+}
+
+}  // namespace
+
+void register_kernel_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                           bool device) {
+  const Runtime* r = &rt;
+  const std::int64_t n = sizes.large;
+  const std::string size = apps::size_label(n);
+  // kernel_histogram_10bins/float32/64M/parallel: the bin count is part of the op's name.
+  for (const char* kernel : {"histogram", "histogram_shared"}) {
+    for (std::int64_t nbins : {10, 1024}) {
+      const std::string op = "kernel_" + std::string(kernel) + "_" + std::to_string(nbins) + "bins";
+      auto* b = benchmark::RegisterBenchmark(
+          name(op, DType::float32, size, target).c_str(),
+          [=](benchmark::State& st) { histogram_case(st, *r, kernel, target, n, nbins, device); });
+      tune(b, n, sizes);
+    }
+  }
+  auto* b = benchmark::RegisterBenchmark(
+      name("kernel_hypot_stride", DType::float32, size, target).c_str(),
+      [=](benchmark::State& st) { hypot_case(st, *r, target, n, device); });
+  tune(b, n, sizes);
 }
 
 Sizes sizes_from_env() {

@@ -1,5 +1,5 @@
-// loom-bench: Google Benchmark binary for loom's ufuncs, gufuncs and reductions on every
-// available target, next to hand-written C++ loops and memcpy. LOOM_BENCH_SMALL=1: 64M -> 4M.
+// loom-bench: Google Benchmark binary for loom's ufuncs, gufuncs, reductions and custom kernels on
+// every available target, next to hand-written C++ loops and memcpy. LOOM_BENCH_SMALL=1: 64M -> 4M.
 #include <benchmark/benchmark.h>
 
 #include <iostream>
@@ -19,9 +19,9 @@ int main(int argc, char** argv) {
         continue;
       }
       loom::bench::register_loom_cases(rt, t.target, sizes);
-      if (rt.resolve_target(t.target).first->family() != loom::Family::host) {
-        loom::bench::register_loom_cases(rt, t.target, sizes, /*device=*/true);
-      }
+      const bool device = rt.resolve_target(t.target).first->family() != loom::Family::host;
+      if (device) loom::bench::register_loom_cases(rt, t.target, sizes, /*device=*/true);
+      loom::bench::register_kernel_cases(rt, t.target, sizes, device);
     }
     loom::bench::register_baselines(sizes);
   } catch (const loom::Error& e) {

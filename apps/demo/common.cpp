@@ -15,6 +15,7 @@ std::int64_t Context::scaled(std::int64_t n, std::int64_t min) const {
 
 std::string Check::str() const {
   if (!problem.empty()) return "FAIL  " + problem;
+  if (!note.empty()) return (pass ? "PASS  " : "FAIL  ") + note;
   char buf[128];
   std::snprintf(buf, sizeof buf, "%s  max abs err %.2e, rel err %.2e (tol %.1e)",
                 pass ? "PASS" : "FAIL", max_abs, rel, tol);

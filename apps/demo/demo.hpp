@@ -39,6 +39,7 @@ struct Check {
   double rel = 0;
   double tol = 0;
   std::string problem;  // set when the answer has the wrong shape/dtype or the call failed
+  std::string note;     // set: printed instead of the error figures (counts, not tolerances)
   std::string str() const;
 };
 
@@ -85,6 +86,8 @@ std::vector<Row> run_sum_row(const Context& ctx);
 std::vector<Row> run_prod(const Context& ctx);
 std::vector<Row> run_maximum(const Context& ctx);
 std::vector<Row> run_hypot(const Context& ctx);
+// The seeds' @cuda.jit kernels (plugins/kernels) with the seeds' launch configurations.
+std::vector<Row> run_kernels(const Context& ctx);
 
 void print_table(const std::vector<Row>& rows);
 

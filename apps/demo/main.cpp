@@ -1,5 +1,6 @@
-// loom-demo: the Numba tutorials' examples (sinexp, sum_row, prod, the 3-D maximum, hypot) run
-// through loom on one target, each checked against a plain C++ reference and timed.
+// loom-demo: the Numba tutorials' examples (sinexp, sum_row, prod, the 3-D maximum, hypot, then
+// the custom kernels) run through loom on one target, each checked against a plain C++ reference
+// and timed.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -27,8 +28,9 @@ int main(int argc, char** argv) {
     loom::demo::Context ctx{rt, target, scale, repeat};
 
     using CaseFn = std::vector<loom::demo::Row> (*)(const loom::demo::Context&);
-    const CaseFn cases[] = {loom::demo::run_sinexp, loom::demo::run_sum_row, loom::demo::run_prod,
-                            loom::demo::run_maximum, loom::demo::run_hypot};
+    const CaseFn cases[] = {loom::demo::run_sinexp, loom::demo::run_sum_row,
+                            loom::demo::run_prod,   loom::demo::run_maximum,
+                            loom::demo::run_hypot,  loom::demo::run_kernels};
     std::vector<loom::demo::Row> rows;
     for (CaseFn c : cases) {
       for (auto& r : c(ctx)) rows.push_back(std::move(r));

@@ -109,6 +109,7 @@ class Peers:
                 log("skipping numba cuda peers: numba.cuda.is_available() is False")
                 return
             self.cuda = cuda
+            globals()["cuda"] = cuda  # for the module-level kernels (cuda_histogram_py, ...)
             dev = cuda.get_current_device()
             name = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
             self.gpu = self.gpu or name
@@ -214,6 +215,72 @@ class Peers:
             self._cache[key] = self.cp.ElementwiseKernel("T x, T y", "T z", body, "loom_" + op)
         return self._cache[key]
 
+    # Custom kernels (loom-bench's kernel_* cases): the seeds' @cuda.jit code, below at module
+    # level like the other peer functions (they read the module global `cuda`, set on load).
+    def cuda_histogram(self, shared, nbins):
+        key = ("cuda.jit", "histogram", shared, nbins if shared else None)
+        if key not in self._cache:
+            fn = make_cuda_histogram_shared(nbins) if shared else cuda_histogram_py
+            self._cache[key] = self.cuda.jit(fn)
+        return self._cache[key]
+
+    def cuda_zero(self):
+        key = ("cuda.jit", "zero")
+        if key not in self._cache:
+            self._cache[key] = self.cuda.jit(cuda_zero_py)
+        return self._cache[key]
+
+    def cuda_hypot_stride(self):
+        key = ("cuda.jit", "hypot_stride")
+        if key not in self._cache:
+            self._cache[key] = self.cuda.jit(hypot_stride_py)
+        return self._cache[key]
+
+    def cuda_full_grid(self, threads=256):
+        """Blocks of `threads` that fill the device once: SMs x resident threads per SM."""
+        dev = self.cuda.get_current_device()
+        per_sm = getattr(dev, "MAX_THREADS_PER_MULTI_PROCESSOR", 2048)
+        return dev.MULTIPROCESSOR_COUNT * max(1, per_sm // threads)
+
+    def njit_histogram(self, parallel):
+        """The seeds' cpu_histogram rule as a Numba CPU user writes it: @njit loop (numba_cpu),
+        or @njit(parallel=True) with one private histogram per thread, summed at the end (there
+        are no atomics in @njit)."""
+        key = ("njit", "histogram", parallel)
+        if key not in self._cache:
+            import numba
+
+            def histogram(x, xmin, xmax, nbins):
+                bin_width = np.float32((xmax - xmin) / nbins)  # float32, as loom's kernel
+                nchunks = numba.get_num_threads()
+                n = x.shape[0]
+                chunk = (n + nchunks - 1) // nchunks
+                parts = np.zeros((nchunks, nbins), np.int32)
+                for c in numba.prange(nchunks):
+                    h = np.zeros(nbins, np.int32)  # thread-local: no false sharing of parts rows
+                    for i in range(c * chunk, min(n, (c + 1) * chunk)):
+                        b = np.int32((x[i] - xmin) / bin_width)
+                        if b >= 0 and b < nbins:
+                            h[b] += 1
+                    parts[c, :] = h
+                out = np.zeros(nbins, np.int32)
+                for c in range(nchunks):
+                    out += parts[c]
+                return out
+            self._cache[key] = numba.njit(parallel=parallel)(histogram)
+        return self._cache[key]
+
+    def njit_hypot(self, parallel):
+        key = ("njit", "hypot", parallel)
+        if key not in self._cache:
+            import numba
+
+            def hypot(a, b, c):
+                for i in numba.prange(a.shape[0]):
+                    c[i] = math.hypot(a[i], b[i])
+            self._cache[key] = numba.njit(parallel=parallel)(hypot)
+        return self._cache[key]
+
     def sync(self):
         if self.cuda is not None:
             self.cuda.synchronize()
@@ -236,6 +303,61 @@ def add_py(x, y):
 
 
 SCALAR_FUNCS = {"sinexp": sinexp_py, "maximum": maximum_py, "add": add_py}
+
+
+# The seeds' @cuda.jit kernels. `cuda` is numba.cuda once the numba cuda peers load (None until
+# then: nothing here runs before).
+cuda = None
+
+
+def cuda_histogram_py(x, xmin, xmax, histogram_out):
+    """The seeds' histogram solution: grid-stride, one global atomic per element (the seed's
+    loop bound, range(start, nbins, stride), is a typo for x.shape[0])."""
+    nbins = histogram_out.shape[0]
+    bin_width = (xmax - xmin) / nbins
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, x.shape[0], stride):
+        bin_number = np.int32((x[i] - xmin) / bin_width)
+        if bin_number >= 0 and bin_number < histogram_out.shape[0]:
+            cuda.atomic.add(histogram_out, bin_number, 1)
+
+
+def make_cuda_histogram_shared(nb):
+    """The same with a per-block histogram in shared memory; its size is a compile-time constant
+    in Numba, so one kernel per bin count."""
+
+    def cuda_histogram_shared(x, xmin, xmax, histogram_out):
+        local = cuda.shared.array(nb, np.int32)
+        tid = cuda.threadIdx.x
+        nt = cuda.blockDim.x
+        for j in range(tid, nb, nt):
+            local[j] = 0
+        cuda.syncthreads()
+        bin_width = (xmax - xmin) / nb
+        for i in range(cuda.grid(1), x.shape[0], cuda.gridsize(1)):
+            bin_number = np.int32((x[i] - xmin) / bin_width)
+            if bin_number >= 0 and bin_number < nb:
+                cuda.atomic.add(local, bin_number, 1)
+        cuda.syncthreads()
+        for j in range(tid, nb, nt):
+            if local[j] != 0:
+                cuda.atomic.add(histogram_out, j, local[j])
+    return cuda_histogram_shared
+
+
+def cuda_zero_py(h):
+    """h[:] = 0 as a kernel: queued on the stream like loom's fill, no host round trip."""
+    i = cuda.grid(1)
+    if i < h.shape[0]:
+        h[i] = 0
+
+
+def hypot_stride_py(a, b, c):  # the seeds' solution
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, a.shape[0], stride):
+        c[i] = math.hypot(a[i], b[i])
 
 
 def sum_row_py(A, s):  # the seeds' @guvectorize sum_row, layout (n,m)->(n)
@@ -600,6 +722,110 @@ def transfer_runners(P, direction):
     return {"numba_cuda": numba_cuda, "cupy": cupy_}
 
 
+# Custom kernels: loom-bench's kernel_* cases. The histogram's range and launch configuration
+# are loom-bench's (apps/bench/loom_cases.cpp: kKernelBlocks x kKernelThreads).
+HIST_RANGE = (np.float32(-4.0), np.float32(4.0))
+KERNEL_BLOCKS, KERNEL_THREADS = 1024, 256
+
+
+def seed_histogram(x, nbins):
+    """The seeds' cpu_histogram, vectorised: bin = int32((x - xmin) / bin_width) in float32,
+    counted when in [0, nbins)."""
+    xmin, xmax = HIST_RANGE
+    width = np.float32((xmax - xmin) / np.float32(nbins))
+    q = (x - xmin) / width
+    q = q[(q > -1) & (q < nbins)]  # also drops NaN before the int conversion
+    return np.bincount(q.astype(np.int32), minlength=nbins)[:nbins]
+
+
+def histogram_runners(P, nbins, shared):
+    """numpy: np.histogram; numba_cpu / numba_parallel: @njit loops with the seeds' rule;
+    numba_cuda: the seeds' @cuda.jit kernel (global atomics, or per-block shared-memory
+    histograms when shared) on [1024, 256] like loom's cuda case, counts zeroed by a kernel before
+    each launch; cupy: cupy.histogram(x, bins, range) (edges in float64: a few elements on bin
+    edges may land in the neighbour bin)."""
+    xmin, xmax = HIST_RANGE
+
+    def numpy_(inp):
+        (x,) = inp
+        return (lambda: np.histogram(x, bins=nbins, range=(float(xmin), float(xmax)))[0]), "host"
+
+    def numba_host(parallel):
+        def make(inp):
+            (x,) = inp
+            f = P.njit_histogram(parallel)
+            return (lambda: f(x, xmin, xmax, nbins)), "host"
+        return make
+
+    def numba_cuda(inp):
+        (x,) = inp
+        k = P.cuda_histogram(shared, nbins)
+        zero = P.cuda_zero()
+        dx = P.cuda.to_device(x)
+        dh = P.cuda.device_array(nbins, np.int32)
+        zb = (nbins + 255) // 256
+
+        def fn():
+            zero[zb, 256](dh)
+            k[KERNEL_BLOCKS, KERNEL_THREADS](dx, xmin, xmax, dh)
+            return dh
+        return fn, "numba"
+
+    def cupy_(inp):
+        (x,) = inp
+        cp = P.cp
+        dx = cp.asarray(x)
+        return (lambda: cp.histogram(dx, bins=nbins, range=(float(xmin), float(xmax)))[0]), "cupy"
+
+    return {"numpy": numpy_, "numba_cpu": numba_host(False), "numba_parallel": numba_host(True),
+            "numba_cuda": numba_cuda, "cupy": cupy_}
+
+
+def hypot_runners(P):
+    """numpy: np.hypot(a, b, out=c); numba_cpu / numba_parallel: @njit (prange) loop of
+    math.hypot; numba_cuda: the seeds' hypot_stride on a grid that fills the device (SMs x
+    resident threads per SM / 256 blocks of 256); cupy: cupy.hypot(a, b, out=c)."""
+
+    def numpy_(inp):
+        a, b = inp
+        c = np.empty_like(a)
+        return (lambda: np.hypot(a, b, out=c)), "host"
+
+    def numba_host(parallel):
+        def make(inp):
+            a, b = inp
+            f = P.njit_hypot(parallel)
+            c = np.empty_like(a)
+
+            def fn():
+                f(a, b, c)
+                return c
+            return fn, "host"
+        return make
+
+    def numba_cuda(inp):
+        a, b = inp
+        k = P.cuda_hypot_stride()
+        da, db = P.cuda.to_device(a), P.cuda.to_device(b)
+        dc = P.cuda.device_array_like(da)
+        blocks = P.cuda_full_grid(256)
+
+        def fn():
+            k[blocks, 256](da, db, dc)
+            return dc
+        return fn, "numba"
+
+    def cupy_(inp):
+        a, b = inp
+        cp = P.cp
+        da, db = cp.asarray(a), cp.asarray(b)
+        dc = cp.empty_like(da)
+        return (lambda: cp.hypot(da, db, out=dc)), "cupy"
+
+    return {"numpy": numpy_, "numba_cpu": numba_host(False), "numba_parallel": numba_host(True),
+            "numba_cuda": numba_cuda, "cupy": cupy_}
+
+
 def build_groups(P, S):
     groups = []
     two_pi = 2 * math.pi
@@ -666,6 +892,38 @@ def build_groups(P, S):
     groups.append(Group("add/float64/1", one, np.add, 0, 1, 0.0, one_element_runners(P, False)))
     groups.append(Group("add_out/float64/1", one, np.add, 0, 1, 0.0,
                         one_element_runners(P, True)))
+
+    # Custom kernels: the seeds' histogram (10 and 1024 bins over [-4, 4) of normal float32;
+    # global atomics and per-block shared memory: two loom cases, the same CPU and CuPy peers)
+    # and hypot_stride on uniform(-12, 12) float32, three arrays: the copy floor's case.
+    normal_cache = {}
+
+    def normal_inputs(n):
+        def make():
+            if n not in normal_cache:
+                normal_cache.clear()  # one size at a time
+                normal_cache[n] = np.random.default_rng(81).standard_normal(n, dtype=np.float32)
+            return [normal_cache[n]]
+        return make
+
+    n = S.large_n
+    for shared in (False, True):
+        for nbins in (10, 1024):
+            op = f"kernel_histogram{'_shared' if shared else ''}_{nbins}bins"
+            groups.append(Group(f"{op}/float32/{size_label(n)}", normal_inputs(n),
+                                lambda x, nbins=nbins: seed_histogram(x, nbins),
+                                n * 4 + nbins * 4, n, 1e-3,
+                                histogram_runners(P, nbins, shared)))
+
+    def uniform_pair(n):
+        def make():
+            rng = np.random.default_rng(9)
+            return [rng.uniform(-12, 12, n).astype(np.float32),
+                    rng.uniform(-12, 12, n).astype(np.float32)]
+        return make
+
+    groups.append(Group(f"kernel_hypot_stride/float32/{size_label(n)}", uniform_pair(n), np.hypot,
+                        nbytes(n, f32, 3), n, 1e-6, hypot_runners(P)))
 
     # Bandwidth ceilings: copy of loom-bench's baseline_memcpy size (joins with it), and of
     # 256 MiB whatever the size (the copy bandwidth the issues' goals are read against).
