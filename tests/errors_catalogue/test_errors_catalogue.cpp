@@ -127,6 +127,22 @@ Array fake_device(Shape shape, int dev = 0) {
   return wrap(storage, std::move(shape), DType::float64, {}, {}, Device{DeviceKind::cuda, dev});
 }
 
+// The runtime a user gets plus the catalogue's rule-breaking kernels (cat_read_past_end,
+// cat_sync_undeclared, cat_barrier_divergent), loaded once.
+Runtime& kernel_rt() {
+  static Runtime r;
+  static const bool loaded = (r.load_library(kCatDir + "/libloom_cat_kernels.so"), true);
+  (void)loaded;
+  return r;
+}
+
+// add_kernel on three float32 arrays of 8 elements with this configuration.
+void launch_add(Runtime& r, const LaunchConfig& c) {
+  const Array x = zeros({8}, DType::float32);
+  Array out = zeros({8}, DType::float32);
+  r.kernel("add_kernel").launch(c, x, x, out);
+}
+
 struct Neg {
   template <class T>
   T operator()(T a) const {
@@ -173,6 +189,13 @@ const std::map<std::string, Trigger>& triggers() {
       {"E-TYPE-REDUCE-OUT-CAST",
        [] { rt().reduce("sum")(array({1.5, 2.5}), {.out = zeros({}, DType::int32)}); }},
       {"E-TYPE-AT-DTYPE", [] { array({1.0, 2.0}).at<float>(0); }},
+      {"E-TYPE-KERNEL-ARGS",
+       [] {
+         const Array a = zeros({4}, DType::int16);
+         rt().kernel("add_kernel").launch({.blocks = 1, .threads = 4, .target = "cpu"}, a, a, a);
+       }},
+      {"E-TYPE-KERNEL-SCALAR",
+       [] { internal("kernel scalar parameters and arguments are always bool, integers or floats"); }},
       // ShapeError
       {"E-SHAPE-BROADCAST", [] { rt().ufunc("add")(zeros({2, 3}), zeros({4})); }},
       {"E-SHAPE-BROADCAST-TO", [] { zeros({2, 3}).broadcast_to({3}); }},
@@ -247,6 +270,7 @@ const std::map<std::string, Trigger>& triggers() {
          ::unsetenv("LOOM_NUM_THREADS");
        }},
       {"E-VALUE-SET-NUM-THREADS", [] { test_rt().set_num_threads(0); }},
+      {"E-VALUE-KERNEL-SIZE", [] { launch_add(rt(), {.size = -1, .target = "cpu"}); }},
       {"E-VALUE-ITER-LIMITS",
        [] { internal("more than 32 operands or 64 dimensions never reach the iterator"); }},
       // TargetError
@@ -280,7 +304,35 @@ const std::map<std::string, Trigger>& triggers() {
          const bool weak[] = {false};
          resolve_loop(d, ResolveRequest{Family::host, in, weak, std::nullopt, "", Casting::same_kind});
        }},
+      {"E-LOOKUP-KERNEL", [] { rt().kernel("frobnicate"); }},
+      {"E-LOOKUP-KERNEL-FAMILY",
+       [] {
+         // A kernel with only a CUDA half (a stand-in built by the host compiler) on cpu.
+         Runtime r;
+         r.load_library(kCatDir + "/libloom_cat_kernel_cuda_only.so");
+         r.kernel("cat_cuda_only").launch({.blocks = 1, .threads = 1, .target = "cpu"},
+                                          zeros({1}, DType::float32));
+       }},
       // PluginError
+      {"E-PLUGIN-KERNEL-MALFORMED",
+       [] {
+         Registrar reg(Family::host);
+         KernelDesc d;
+         d.name = "no_overloads";
+         reg.add_kernel(d);
+       }},
+      {"E-PLUGIN-KERNEL-DUPLICATE",
+       [] {
+         Runtime r;
+         r.load_library(kCatDir + "/libloom_cat_kernel_duplicate.so");
+       }},
+      {"E-PLUGIN-KERNEL-SYNC-MISMATCH",
+       [] {
+         // Only the kernels plugin's host half, so that no real CUDA half is there first.
+         Runtime r(RuntimeOptions{.plugin_path = {}, .use_default_path = false});
+         r.load_library(LOOM_CAT_KERNELS_LIB);
+         r.load_library(kCatDir + "/libloom_cat_kernel_sync_mismatch.so");
+       }},
       {"E-PLUGIN-MALFORMED",
        [] {
          Registrar reg(Family::host);
@@ -337,6 +389,71 @@ const std::map<std::string, Trigger>& triggers() {
          Registrar reg(Family::host);
          def::gufunc<Dot2, double(double, double)>(reg, "t_bad_dot", "(n),(n)->()", "");
        }},
+      // LaunchError
+      {"E-LAUNCH-BLOCKS", [] { launch_add(rt(), {.blocks = 0, .threads = 8, .target = "cpu"}); }},
+      {"E-LAUNCH-THREADS",
+       [] { launch_add(rt(), {.blocks = 1, .threads = 2048, .target = "cpu"}); }},
+      {"E-LAUNCH-SHARED",
+       [] {
+         launch_add(rt(), {.blocks = 1, .threads = 8, .shared_bytes = 227 * 1024 + 1,
+                           .target = "cpu"});
+       }},
+      {"E-LAUNCH-SHARED-ARRAY",
+       [] {
+         Array hist = zeros({10}, DType::int32);
+         rt().kernel("histogram_shared")
+             .launch({.blocks = 1, .threads = 8, .shared_bytes = 39, .target = "cpu"},
+                     zeros({8}, DType::float32), -4.0f, 4.0f, hist);
+       }},
+      {"E-LAUNCH-BACKEND",
+       [] {
+         Runtime r;
+         r.load_library(kCatDir + "/libloom_cat_backend_no_kernels.so");
+         launch_add(r, {.blocks = 1, .threads = 8, .target = "nokernels"});
+       }},
+      {"E-LAUNCH-CUDA-SHARED",
+       [] {
+         need_gpu();
+         launch_add(rt(), {.blocks = 1, .threads = 8, .shared_bytes = 1 << 20, .target = "cuda"});
+       }},
+      {"E-LAUNCH-CUDA-THREADS",
+       [] {
+         need_gpu();
+         throw Skip{"no kernel of this build uses enough registers to run fewer than 1024 threads"};
+       }},
+      {"E-LAUNCH-CUDA-SIZE",
+       [] {
+         need_gpu();
+         launch_add(rt(), {.threads = 1, .size = std::int64_t{1} << 31, .target = "cuda"});
+       }},
+      {"E-LAUNCH-CUDA-NO-FIT",
+       [] {
+         need_gpu();
+         throw Skip{"no configuration the host checks allow leaves a multiprocessor no block"};
+       }},
+      {"E-LAUNCH-CUDA-ARGS",
+       [] { internal("the core picks an overload with as many parameters as arguments first"); }},
+      // KernelError
+      {"E-KERNEL-SYNC-UNDECLARED",
+       [] {
+         kernel_rt().kernel("cat_sync_undeclared")
+             .launch({.blocks = 1, .threads = 4, .target = "cpu"}, zeros({1}, DType::float32));
+       }},
+      {"E-KERNEL-BARRIER",
+       [] {
+         kernel_rt().kernel("cat_barrier_divergent")
+             .launch({.blocks = 2, .threads = 4, .target = "cpu"}, zeros({1}, DType::float32));
+       }},
+      {"E-KERNEL-STACK",
+       [] { internal("mapping a 64 KiB fiber stack fails only when address space runs out"); }},
+      // IndexError
+      {"E-INDEX-VIEW",
+       [] {
+         Array out = zeros({10}, DType::float32);
+         kernel_rt().kernel("cat_read_past_end")
+             .launch({.blocks = 1, .threads = 16, .target = "cpu"}, zeros({10}, DType::float32),
+                     out);
+       }},
       // DeviceError (host side: fake device arrays are enough)
       {"E-DEVICE-HOST-ALLOC", [] { empty({std::int64_t{1} << 58}, DType::uint8); }},
       {"E-DEVICE-NEEDS-HOST", [] { fake_device({2}).to_vector<double>(); }},
@@ -378,6 +495,10 @@ const std::map<std::string, Trigger>& triggers() {
        [] { internal("type resolution only picks loops that have a CUDA half (E-TYPE-NOLOOP)"); }},
       {"E-CUDA-HOST-STRIDE",
        [] { internal("the core makes host operands C-contiguous before a host-mode device call"); }},
+      {"E-CUDA-KERNEL-NOLOOP",
+       [] { internal("Kernel::launch only picks overloads with a CUDA half (E-LOOKUP-KERNEL-FAMILY)"); }},
+      {"E-CUDA-KERNEL-DEVICE",
+       [] { internal("the core passes a resolved target's device index, never a negative one"); }},
       {"E-CUDA-LOOP-SHAPE",
        [] { internal("the core never calls a CUDA loop with another arity or more than kMaxDims dims"); }},
   };
@@ -395,6 +516,9 @@ std::string class_of(const Error& e) {
   if (dynamic_cast<const LookupError*>(&e)) return "LookupError";
   if (dynamic_cast<const PluginError*>(&e)) return "PluginError";
   if (dynamic_cast<const DeviceError*>(&e)) return "DeviceError";
+  if (dynamic_cast<const LaunchError*>(&e)) return "LaunchError";
+  if (dynamic_cast<const KernelError*>(&e)) return "KernelError";
+  if (dynamic_cast<const IndexError*>(&e)) return "IndexError";
   return "Error";
 }
 
@@ -464,7 +588,8 @@ TEST(CatalogueDocument, EntriesAreWellFormedAndUnique) {
   ASSERT_FALSE(catalogue().empty()) << "no entries parsed from " << LOOM_ERRORS_MD;
   const std::set<std::string> classes = {"ParseError",  "TypeError",   "ShapeError",
                                          "ValueError",  "TargetError", "LookupError",
-                                         "PluginError", "DeviceError"};
+                                         "PluginError", "DeviceError", "LaunchError",
+                                         "KernelError", "IndexError"};
   const std::set<std::string> needs = {"none", "gpu", "internal"};
   std::set<std::string> seen;
   for (const auto& e : catalogue()) {

@@ -1,0 +1,170 @@
+// Kernels the kernel tests launch (like NumPy's _umath_tests): atomics whose results under
+// contention are exact, a record of every thread's coordinates, and a scalar-parameter kernel.
+// test_kernels.cpp includes this after the host def header, test_kernels.cu after the CUDA one;
+// the kernels that break the execution model on purpose are host-only (test_kernels.cpp).
+#pragma once
+#include <cstdint>
+
+#include "loom/atomic.hpp"
+#include "loom/registry.hpp"
+#include "loom/thread_ctx.hpp"
+#include "loom/view.hpp"
+
+namespace loom::test_kernels {
+
+// old[i] = atomic_add(&cell[0], v) for thread i (threads past old's end do nothing).
+template <class T>
+struct AtomicAdd {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, T v) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = atomic_add(&cell(0), v);
+  }
+};
+template <class T>
+struct AtomicSub {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, T v) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = atomic_sub(&cell(0), v);
+  }
+};
+// old[i] = atomic_max(&cell[0], vals[i]).
+template <class T>
+struct AtomicMax {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, View<const T> vals) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = atomic_max(&cell(0), vals(i));
+  }
+};
+template <class T>
+struct AtomicMin {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, View<const T> vals) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = atomic_min(&cell(0), vals(i));
+  }
+};
+template <class T>
+struct AtomicExch {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, View<const T> vals) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = atomic_exch(&cell(0), vals(i));
+  }
+};
+// old[i] = atomic_cas(&cell[0], expected, vals[i]): only the first thread to get there swaps.
+template <class T>
+struct AtomicCasOnce {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, View<const T> vals,
+                          T expected) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = atomic_cas(&cell(0), expected, vals(i));
+  }
+};
+// cell[0] += 1 by a compare-and-swap loop; old[i] = the value this thread replaced.
+template <class T>
+struct AtomicCasCounter {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old) const {
+    const std::int64_t i = t.grid();
+    if (i >= old.size()) return;
+    T* p = &cell(0);
+    T seen = atomic_cas(p, T(0), T(0));  // an atomic read (writes 0 over 0 at most)
+    for (;;) {
+      const T prev = atomic_cas(p, seen, static_cast<T>(seen + T(1)));
+      if (prev == seen) break;
+      seen = prev;
+    }
+    old(i) = seen;
+  }
+};
+
+// One row per thread of the grid, at its linear index (block-major, x fastest): the thread's
+// coordinates as ThreadCtx gives them, and in the last column how many times the row was written.
+struct Coords {
+  static constexpr int kCols = 20;
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int64_t, 2> rows) const {
+    const std::int64_t block =
+        (std::int64_t{t.blockIdx.z} * t.gridDim.y + t.blockIdx.y) * t.gridDim.x + t.blockIdx.x;
+    const std::int64_t row = block * t.blockDim.count() + t.thread_rank();
+    if (row >= rows.size(0)) return;
+    const auto [gx, gy, gz] = t.grid<3>();
+    const auto [sx, sy, sz] = t.gridsize<3>();
+    const std::int64_t v[kCols - 1] = {t.threadIdx.x,
+                                       t.threadIdx.y,
+                                       t.threadIdx.z,
+                                       t.blockIdx.x,
+                                       t.blockIdx.y,
+                                       t.blockIdx.z,
+                                       t.blockDim.x,
+                                       t.blockDim.y,
+                                       t.blockDim.z,
+                                       t.gridDim.x,
+                                       t.gridDim.y,
+                                       t.gridDim.z,
+                                       gx,
+                                       gy,
+                                       gz,
+                                       sx,
+                                       sy,
+                                       sz,
+                                       t.grid()};
+    for (int c = 0; c < kCols - 1; ++c) rows(row, c) = v[c];
+    atomic_add(&rows(row, kCols - 1), std::int64_t{1});
+  }
+};
+
+// Coords for a kernel whose threads run as fibers on host targets (it waits at a barrier first).
+struct CoordsSync {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int64_t, 2> rows) const {
+    t.syncthreads();
+    Coords{}(t, rows);
+    t.syncthreads();
+  }
+};
+
+// out[i] = v with a grid-stride loop: an int32 scalar parameter.
+struct FillInt32 {
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int32_t> out, std::int32_t v) const {
+    for (std::int64_t i = t.grid(), n = out.size(); i < n; i += t.gridsize()) out(i) = v;
+  }
+};
+
+// out[i] = in[i], then writes -1 through the read-only view (casting const away): on cuda with
+// host arrays the caller's `in` must still be unchanged, because const arrays are not copied back.
+struct ScribbleOnConst {
+  LOOM_HD void operator()(const ThreadCtx& t, View<const float> in, View<float> out) const {
+    for (std::int64_t i = t.grid(), n = out.size(); i < n; i += t.gridsize()) {
+      out(i) = in(i);
+      const_cast<float&>(in(i)) = -1.0f;
+    }
+  }
+};
+
+// The kernels both halves register.
+inline void register_common(loom::Registrar& reg) {
+  using i32 = std::int32_t;
+  using u32 = std::uint32_t;
+  using i64 = std::int64_t;
+  using u64 = std::uint64_t;
+  using loom::def::kernel;
+  kernel<AtomicAdd<i32>, AtomicAdd<u32>, AtomicAdd<i64>, AtomicAdd<u64>, AtomicAdd<float>,
+         AtomicAdd<double>>(reg, "t_atomic_add", "old[i] = atomic_add(&cell[0], v)");
+  kernel<AtomicSub<i32>, AtomicSub<u32>, AtomicSub<i64>, AtomicSub<u64>, AtomicSub<float>,
+         AtomicSub<double>>(reg, "t_atomic_sub", "old[i] = atomic_sub(&cell[0], v)");
+  kernel<AtomicMax<i32>, AtomicMax<u32>, AtomicMax<i64>, AtomicMax<u64>, AtomicMax<float>,
+         AtomicMax<double>>(reg, "t_atomic_max", "old[i] = atomic_max(&cell[0], vals[i])");
+  kernel<AtomicMin<i32>, AtomicMin<u32>, AtomicMin<i64>, AtomicMin<u64>, AtomicMin<float>,
+         AtomicMin<double>>(reg, "t_atomic_min", "old[i] = atomic_min(&cell[0], vals[i])");
+  kernel<AtomicExch<i32>, AtomicExch<u32>, AtomicExch<i64>, AtomicExch<u64>, AtomicExch<float>,
+         AtomicExch<double>>(reg, "t_atomic_exch", "old[i] = atomic_exch(&cell[0], vals[i])");
+  kernel<AtomicCasOnce<i32>, AtomicCasOnce<u32>, AtomicCasOnce<i64>, AtomicCasOnce<u64>,
+         AtomicCasOnce<float>, AtomicCasOnce<double>>(
+      reg, "t_atomic_cas_once", "old[i] = atomic_cas(&cell[0], expected, vals[i])");
+  kernel<AtomicCasCounter<i32>, AtomicCasCounter<u32>, AtomicCasCounter<i64>, AtomicCasCounter<u64>,
+         AtomicCasCounter<float>, AtomicCasCounter<double>>(
+      reg, "t_atomic_cas_counter", "cell[0] += 1 by a CAS loop; old[i] = value replaced");
+  kernel<Coords>(reg, "t_coords", "one row of ThreadCtx coordinates per thread");
+  kernel<CoordsSync>(reg, "t_coords_sync", "t_coords between two barriers");
+  kernel<FillInt32>(reg, "t_fill_i32", "out[i] = v (int32 scalar)");
+  kernel<ScribbleOnConst>(reg, "t_scribble_const", "out = in, then writes -1 into const in");
+}
+
+}  // namespace loom::test_kernels

@@ -1,0 +1,85 @@
+// The test kernels' host half (libloom_test_kernels.so), built with LOOM_BOUNDS_CHECK=1 so that
+// every View index is checked even in Release builds. Besides the common table it registers the
+// kernels that break the execution model on purpose: they run only on host targets, where loom
+// reports what a GPU would hang on or corrupt.
+#include "loom/def/kernel.hpp"
+#include "loom/plugin.hpp"
+#include "table.hpp"
+
+#if !LOOM_BOUNDS_CHECK
+#error "the test kernels' host half must be built with LOOM_BOUNDS_CHECK=1"
+#endif
+
+namespace loom::test_kernels {
+namespace {
+
+// Calls syncthreads() without declaring uses_syncthreads: a KernelError on host targets.
+struct SyncUndeclared {
+  void operator()(const ThreadCtx& t, View<std::int32_t> out) const {
+    const std::int64_t i = t.grid();
+    if (i < out.size()) out(i) = 1;
+    t.syncthreads();
+  }
+};
+
+// Thread 0 of block `bad_block` returns before the barrier the others wait at.
+struct BarrierDivergent {
+  static constexpr bool uses_syncthreads = true;
+  void operator()(const ThreadCtx& t, View<std::int32_t> out, std::int32_t bad_block) const {
+    if (t.blockIdx.x == static_cast<unsigned>(bad_block) && t.threadIdx.x == 0) return;
+    t.syncthreads();
+    const std::int64_t i = t.grid();
+    if (i < out.size()) out(i) = 1;
+  }
+};
+
+// out[i] = x[i + 1]: the last thread reads x[n].
+struct ReadPastEnd {
+  void operator()(const ThreadCtx& t, View<const float> x, View<float> out) const {
+    const std::int64_t i = t.grid();
+    if (i < out.size()) out(i) = x(i + 1);
+  }
+};
+
+// The same read past the end in a kernel whose threads run as fibers (with a barrier first).
+struct ReadPastEndSync {
+  static constexpr bool uses_syncthreads = true;
+  void operator()(const ThreadCtx& t, View<const float> x, View<float> out) const {
+    t.syncthreads();
+    const std::int64_t i = t.grid();
+    if (i < out.size()) out(i) = x(i + 1);
+    t.syncthreads();
+  }
+};
+
+// Reads x[0, ncols]: out of bounds on axis 1 of a 2-d view.
+struct ReadPastRow {
+  void operator()(const ThreadCtx&, View<const float, 2> x, View<float> out) const {
+    out(0) = x(0, x.size(1));
+  }
+};
+
+// A kernel with no CUDA half: launching it on cuda is a LookupError.
+struct HostOnly {
+  void operator()(const ThreadCtx& t, View<std::int32_t> out) const {
+    const std::int64_t i = t.grid();
+    if (i < out.size()) out(i) = 1;
+  }
+};
+
+void register_all(loom::Registrar& reg) {
+  register_common(reg);
+  using loom::def::kernel;
+  kernel<SyncUndeclared>(reg, "t_sync_undeclared", "syncthreads() without uses_syncthreads");
+  kernel<BarrierDivergent>(reg, "t_barrier_divergent", "a barrier one thread skips");
+  kernel<ReadPastEnd>(reg, "t_read_past_end", "out[i] = x[i + 1]: reads x[n]");
+  kernel<ReadPastEndSync>(reg, "t_read_past_end_sync", "t_read_past_end with barriers");
+  kernel<ReadPastRow>(reg, "t_read_past_row", "reads x[0, ncols] of a 2-d view");
+  kernel<HostOnly>(reg, "t_host_only", "out[i] = 1, host targets only");
+}
+
+}  // namespace
+}  // namespace loom::test_kernels
+
+LOOM_PLUGIN((loom::PluginInfo{loom::kAbiVersion, "test_kernels", loom::Family::host,
+                              &loom::test_kernels::register_all, nullptr}))
