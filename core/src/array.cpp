@@ -118,7 +118,11 @@ static int normalize_axis(int axis, int ndim, const char* what) {
 
 Array Array::slice(int axis, std::int64_t start, std::int64_t stop, std::int64_t step) const {
   const int a = normalize_axis(axis, ndim(), "slice");
-  if (step == 0) throw ValueError("slice step cannot be zero");
+  if (step == 0) {
+    throw ValueError("slice(axis " + std::to_string(axis) + ", " + std::to_string(start) + ", " +
+                     std::to_string(stop) + ", step 0) of " + str() +
+                     ": the step cannot be zero (use a positive or negative step)");
+  }
   const std::int64_t n = shape_[a];
   auto clamp = [&](std::int64_t v, std::int64_t lo, std::int64_t hi) {
     if (v < 0) v += n;
@@ -172,7 +176,12 @@ Array Array::transpose(std::span<const int> axes) const {
   v.weak_ = false;
   for (int k = 0; k < ndim(); ++k) {
     const int a = normalize_axis(axes[k], ndim(), "transpose");
-    if (seen[a]) throw ValueError("transpose: axis " + std::to_string(a) + " repeated");
+    if (seen[a]) {
+      std::string given;
+      for (int x : axes) given += (given.empty() ? "" : ", ") + std::to_string(x);
+      throw ValueError("transpose of " + str() + ": axis " + std::to_string(a) +
+                       " is repeated in axes (" + given + "); give each axis once");
+    }
     seen[a] = true;
     v.shape_[k] = shape_[a];
     v.strides_[k] = strides_[a];
@@ -185,7 +194,10 @@ Array Array::reshape(Shape shape) const {
   std::int64_t known = 1;
   for (int k = 0; k < static_cast<int>(shape.size()); ++k) {
     if (shape[k] == -1) {
-      if (infer >= 0) throw ShapeError("reshape: only one dimension can be -1");
+      if (infer >= 0) {
+        throw ShapeError("cannot reshape " + str() + " into shape " + shape_str(shape) +
+                         ": only one dimension can be -1");
+      }
       infer = k;
     } else if (shape[k] < 0) {
       throw ShapeError("reshape: negative dimension in " + shape_str(shape));

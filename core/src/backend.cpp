@@ -28,8 +28,8 @@ void Backend::synchronize_event(void*) { no_device(*this, "synchronize_event"); 
 float Backend::elapsed_ms(void*, void*) { no_device(*this, "elapsed_ms"); }
 
 void Backend::run_kernel(KernelCall& call, int) {
-  throw LaunchError("backend '" + name() + "' (target '" + target() +
-                    "') cannot run custom kernels (kernel '" + call.name + "')");
+  throw LaunchError("kernel '" + call.name + "': backend '" + name() + "' (target '" + target() +
+                    "') cannot run custom kernels");
 }
 
 }  // namespace loom

@@ -40,7 +40,11 @@ void StridedIter::for_each_run(std::int64_t begin, std::int64_t end, F&& f) cons
   if (begin >= end) return;
   // Fixed-size state: this runs on every call, and small calls must not touch the heap.
   constexpr int kMaxArgs = 32, kMaxDims = 64;
-  if (na > kMaxArgs || nd > kMaxDims) throw ValueError("too many operands or dimensions");
+  if (na > kMaxArgs || nd > kMaxDims) {
+    throw ValueError("a call with " + std::to_string(na) + " operands of " + std::to_string(nd) +
+                     " dimensions: loom's loops take at most " + std::to_string(kMaxArgs) +
+                     " operands and " + std::to_string(kMaxDims) + " dimensions");
+  }
   std::int64_t idx[kMaxDims];
   char* ptrs[kMaxArgs];
   std::int64_t steps[kMaxArgs];
