@@ -47,24 +47,33 @@ Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
   }
   std::optional<double> start = o.initial ? o.initial : op.identity;
   if (count == 0 && !start) {
-    throw ValueError(who + ": zero-size array to a reduction which has no identity; pass "
-                           "initial= to give the result for empty input");
+    throw ValueError(who +
+                     ": zero-size array to a reduction which has no identity; pass "
+                     "initial= to give the result for empty input");
   }
   // On a device target the reduction runs on the device; host inputs are copied in whole.
   Array xin = t.cast(x, dt);
   if (t.on_device()) xin = t.to_device(xin);
   Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
-  auto run = [&](const Array& part) {  // folds `part` into res (reduced dims broadcast)
-    if (part.size() == 0) return;
+  const LoopImpl& impl = loop.impl[static_cast<int>(t.family)];
+  auto run = [&](const Array& part, const std::optional<double>& hand_start) {
+    // folds `part` into res (reduced dims broadcast), or with hand_start into start (op) part
     const Array ops[] = {res.broadcast_to(part.shape()), part};
-    ReduceCall call{StridedIter::make(ops, part.shape()), &loop.impl[static_cast<int>(t.family)],
-                    dt, t.stream.native()};
+    ReduceCall call{StridedIter::make(ops, part.shape()), &impl, dt, t.stream.native()};
+    if (hand_start) {
+      call.has_start = true;
+      call.start = *hand_start;
+    }
     t.backend->run_reduce(call, t.device);
   };
   if (start) {
     // initial= joins the reduction like one more element (NumPy); the identity changes nothing.
-    t.copy(Array(*start).as_strong(), res);
-    run(xin);
+    if (impl.takes_start && xin.size() > 0) {
+      run(xin, start);
+    } else {
+      t.copy(Array(*start).as_strong(), res);
+      if (xin.size() > 0) run(xin, std::nullopt);
+    }
   } else {
     // No identity (max, min): start from the first element of each reduced slice, then fold the
     // rest exactly once: for each reduced axis in turn, the elements with index >= 1 on it and
@@ -77,7 +86,8 @@ Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
     Array v = xin;
     for (int k = 0; k < nd; ++k) {
       if (!reduced[k]) continue;
-      run(v.slice(k, 1, v.shape()[k]));
+      const Array part = v.slice(k, 1, v.shape()[k]);
+      if (part.size() > 0) run(part, std::nullopt);
       v = v.slice(k, 0, 1);
     }
   }

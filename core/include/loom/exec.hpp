@@ -37,6 +37,10 @@ struct ReduceCall {
   const LoopImpl* loop;
   DType dtype;
   void* stream = nullptr;
+  // Loops with LoopImpl::takes_start get `out` unfilled when the start value (identity or
+  // initial=) is known on the host: here it is, and the loop writes out = start (op) fold(x).
+  bool has_start = false;
+  double start = 0;
 };
 
 // The serial execution of each call over a flat range; host backends split the range.

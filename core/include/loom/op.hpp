@@ -50,6 +50,9 @@ struct LoopImpl {
   // Set when a plugin replaced the generic loop by a hand-written one (Registrar::replace_loop):
   // what it is, for loom-info ("cub::DeviceReduce::Sum").
   const char* hand_written = nullptr;
+  // A reduction loop that takes the start value from ReduceCall (has_start) instead of a
+  // pre-filled output, saving the device a fill kernel and the loop a join.
+  bool takes_start = false;
   bool present() const { return host || device_elementwise || device_gufunc || device_reduce; }
 };
 

@@ -372,27 +372,53 @@ TEST(Gufunc, DotAndMatmul) {
 
 namespace {
 
-// The math plugin replaces the generic sum of whole float arrays by cub::DeviceReduce; the start
-// value (initial=) still joins the result.
-TEST(Reduce, HandWrittenCubSumIsRegisteredAndJoinsInitial) {
+// The math plugin replaces the generic sum of whole float arrays (2^24 elements and more) by
+// cub::DeviceReduce, started from the value the core passes (initial= included), deterministic.
+TEST(Reduce, HandWrittenCubSumIsRegisteredStartsFromInitialAndIsDeterministic) {
   LOOM_CUDA_OR_SKIP(b);
   const auto op = runtime().registry().find("sum");
   ASSERT_TRUE(op);
   int labelled = 0;
   for (const auto& l : op->loops) {
-    const char* h = l.impl[static_cast<int>(loom::Family::cuda)].hand_written;
-    if (h) {
+    const auto& impl = l.impl[static_cast<int>(loom::Family::cuda)];
+    if (impl.hand_written) {
       ++labelled;
-      EXPECT_NE(std::string(h).find("cub::DeviceReduce"), std::string::npos) << h;
+      EXPECT_TRUE(impl.takes_start);
+      EXPECT_NE(std::string(impl.hand_written).find("cub::DeviceReduce"), std::string::npos);
     }
   }
   EXPECT_EQ(labelled, 2);  // float32 and float64
-  const Array x = random_array({1'000'003}, DType::float32, 5, -1, 2, true);
-  const Array xd = to_device(b, x);
   auto& rt = runtime();
-  const Array got = rt.to_host(rt.reduce("sum")(xd, {.target = "cuda", .initial = 5.0}));
-  const Array want = rt.reduce("sum")(x, {.target = "cpu", .initial = 5.0});
-  EXPECT_EQ(got.item<float>(), want.item<float>());  // whole numbers: exact in any order
+  for (DType dt : {DType::float32, DType::float64}) {
+    // Whole numbers in {-1, 0, 1}: exact in any order, so the device must equal the host.
+    const Array x = random_array({(1 << 24) + 3}, dt, 5, -1, 2, true);
+    const Array xd = to_device(b, x);
+    for (double initial : {0.0, 5.0}) {
+      const Array got = rt.to_host(rt.reduce("sum")(xd, {.target = "cuda", .initial = initial}));
+      const Array want = rt.reduce("sum")(x, {.target = "cpu", .initial = initial});
+      EXPECT_TRUE(same_bits(got, want)) << loom::name(dt) << " initial " << initial;
+    }
+    // Reals: the same bits on every run.
+    const Array r = to_device(b, random_array({(1 << 24) + 7}, dt, 6, 0, 1));
+    const Array first = rt.to_host(rt.reduce("sum")(r, {.target = "cuda"}));
+    for (int rep = 0; rep < 3; ++rep) {
+      EXPECT_TRUE(same_bits(rt.to_host(rt.reduce("sum")(r, {.target = "cuda"})), first));
+    }
+  }
+}
+
+// A sum along an axis keeps the generic kernels, which the hand-written loop fills first.
+TEST(Reduce, SumAlongAnAxisWithInitialUsesTheFilledGenericPath) {
+  LOOM_CUDA_OR_SKIP(b);
+  auto& rt = runtime();
+  const Array x = random_array({300, 700}, DType::float32, 8, -1, 2, true);
+  const Array xd = to_device(b, x);
+  for (int axis : {0, 1}) {
+    const Array got =
+        rt.to_host(rt.reduce("sum")(xd, {.target = "cuda", .axis = {axis}, .initial = 3.0}));
+    const Array want = rt.reduce("sum")(x, {.target = "cpu", .axis = {axis}, .initial = 3.0});
+    EXPECT_TRUE(same_bits(got, want)) << "axis " << axis;
+  }
 }
 
 }  // namespace
