@@ -77,7 +77,8 @@ TEST(Transfers, StridedViewsEveryDtype) {
     const Array views_d[] = {d.slice(0, 1, 300, 3), d.transpose(), d.slice(1, -1, -42, -2),
                              d.slice(0, 5, 6).slice(1, 3, 40)};
     for (int v = 0; v < 4; ++v) {
-      EXPECT_TRUE(same_bits(to_host(b, views_d[v]), views_h[v].copy())) << loom::name(dt) << " view " << v;
+      EXPECT_TRUE(same_bits(to_host(b, views_d[v]), views_h[v].copy()))
+          << loom::name(dt) << " view " << v;
     }
     // Scatter into every other column of a device array: the other columns stay as they were.
     const Array base_h = random_bytes({300, 82}, dt, seed++);
@@ -94,26 +95,38 @@ TEST(Transfers, StridedViewsEveryDtype) {
 TEST(Transfers, CastEveryPairMatchesHost) {
   LOOM_CUDA_OR_SKIP(b);
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> reals = {0.0,   -0.0,    1.0,     -1.0,    0.5,      -2.5,   2.5,
-                                     3.7,   -3.7,    127.9,   128.0,   255.5,    256.0,  -129.0,
-                                     300.7, 65504.0, 65520.0, 1e-8,    -6e-8,    1e10,   -1e10,
-                                     1e20,  -1e20,   9.3e18,  -9.3e18, 1.9e19,   1e300,  inf,
-                                     -inf,  std::nan(""), 0.1,  1.0000001, 2049.0, 33.3};
-  const std::vector<std::int64_t> ints = {0, 1, -1, 127, 128, -128, 255, 256, 65535, 65536, -32769,
-                                          (1LL << 53) + 1, std::numeric_limits<std::int64_t>::max(),
-                                          std::numeric_limits<std::int64_t>::min(), 2147483648LL};
+  const std::vector<double> reals = {0.0,   -0.0,         1.0,     -1.0,      0.5,    -2.5,  2.5,
+                                     3.7,   -3.7,         127.9,   128.0,     255.5,  256.0, -129.0,
+                                     300.7, 65504.0,      65520.0, 1e-8,      -6e-8,  1e10,  -1e10,
+                                     1e20,  -1e20,        9.3e18,  -9.3e18,   1.9e19, 1e300, inf,
+                                     -inf,  std::nan(""), 0.1,     1.0000001, 2049.0, 33.3};
+  const std::vector<std::int64_t> ints = {0,
+                                          1,
+                                          -1,
+                                          127,
+                                          128,
+                                          -128,
+                                          255,
+                                          256,
+                                          65535,
+                                          65536,
+                                          -32769,
+                                          (1LL << 53) + 1,
+                                          std::numeric_limits<std::int64_t>::max(),
+                                          std::numeric_limits<std::int64_t>::min(),
+                                          2147483648LL};
   std::vector<std::complex<double>> cplx;
-  for (std::size_t i = 0; i < reals.size(); ++i) cplx.emplace_back(reals[i], reals[reals.size() - 1 - i]);
-  const Array sources[] = {loom::from_vector(reals), loom::from_vector(ints),
-                           loom::from_vector(std::vector<std::uint64_t>{
-                               0, 1, 255, 256, std::numeric_limits<std::uint64_t>::max(),
-                               (1ULL << 63) + 12345}),
-                           [&] {
-                             Array a = loom::empty({static_cast<std::int64_t>(cplx.size())},
-                                                   DType::complex128);
-                             std::memcpy(a.data(), cplx.data(), cplx.size() * 16);
-                             return a;
-                           }()};
+  for (std::size_t i = 0; i < reals.size(); ++i)
+    cplx.emplace_back(reals[i], reals[reals.size() - 1 - i]);
+  const Array sources[] = {
+      loom::from_vector(reals), loom::from_vector(ints),
+      loom::from_vector(std::vector<std::uint64_t>{
+          0, 1, 255, 256, std::numeric_limits<std::uint64_t>::max(), (1ULL << 63) + 12345}),
+      [&] {
+        Array a = loom::empty({static_cast<std::int64_t>(cplx.size())}, DType::complex128);
+        std::memcpy(a.data(), cplx.data(), cplx.size() * 16);
+        return a;
+      }()};
   for (DType from : all_dtypes()) {
     for (const Array& s : sources) {
       const Array src_h = s.astype(from);
@@ -207,7 +220,8 @@ TEST(Allocator, ReusesFreedMemory) {
     ASSERT_NE(buf->data(), nullptr);
   }
   const double us =
-      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / 2000;
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+      2000;
   std::cout << "allocate+free of 64 MiB: " << us << " us\n";
   EXPECT_LT(us, 50.0);
   b->synchronize(0, nullptr);
@@ -257,6 +271,44 @@ TEST(Errors, ArraysOfTwoDevices) {
     runtime().ufunc("add")(d0, d1, {.target = "cuda:0"});
     FAIL() << "arrays of two devices ran";
   } catch (const loom::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda:1"), std::string::npos) << e.what();
+  }
+}
+
+// On a machine with two GPUs, cuda:1 runs ufuncs, reductions and kernels on its own memory and
+// gives the host's answers.
+TEST(MultiDevice, CallsReductionsAndKernelsRunOnTheSecondDevice) {
+  LOOM_CUDA_OR_SKIP(b);
+  if (b->device_count() < 2) GTEST_SKIP() << "needs two GPUs, this machine has one";
+  auto& rt = runtime();
+  const Array x = random_array({100'000}, DType::float32, 3, -1, 1);
+  const Array y = random_array({100'000}, DType::float32, 4, -1, 1);
+  const Array dx = rt.to_device(x, "cuda:1"), dy = rt.to_device(y, "cuda:1");
+  EXPECT_EQ(dx.device().index, 1);
+  const Array got = rt.ufunc("add")(dx, dy, {.target = "cuda:1"});
+  EXPECT_EQ(got.device().index, 1);
+  EXPECT_TRUE(same_bits(rt.to_host(got), rt.ufunc("add")(x, y, {.target = "cpu"})));
+  const Array w = random_array({1 << 20}, DType::float32, 5, -1, 2, true);
+  EXPECT_TRUE(
+      same_bits(rt.to_host(rt.reduce("sum")(rt.to_device(w, "cuda:1"), {.target = "cuda:1"})),
+                rt.reduce("sum")(w, {.target = "cpu"})));
+  const Array hc = loom::zeros({10}, DType::int32);
+  rt.kernel("histogram_shared")
+      .launch({.blocks = 64, .threads = 128, .shared_bytes = 40, .target = "cpu"}, x, -1.0f, 1.0f,
+              hc);
+  const Array hd = rt.zeros({10}, DType::int32, "cuda:1");
+  rt.kernel("histogram_shared")
+      .launch({.blocks = 64, .threads = 128, .shared_bytes = 40, .target = "cuda:1"}, dx, -1.0f,
+              1.0f, hd);
+  EXPECT_TRUE(same_bits(rt.to_host(hd), hc));
+  // An array of device 0 in a launch on cuda:1 is an error naming both.
+  const Array h0 = rt.zeros({10}, DType::int32, "cuda:0");
+  try {
+    rt.kernel("histogram")
+        .launch({.blocks = 1, .threads = 32, .target = "cuda:1"}, dx, -1.0f, 1.0f, h0);
+    FAIL() << "a device-0 array ran on cuda:1";
+  } catch (const loom::DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda:0"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("cuda:1"), std::string::npos) << e.what();
   }
 }
