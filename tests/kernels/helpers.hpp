@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "loom/atomic.hpp"
 #include "loom/loom.hpp"
 
 namespace loom_kernel_test {
@@ -133,25 +134,16 @@ std::vector<T> values_of(const Array& a) {
   return a.to_vector<T>();
 }
 
-// Calls f(T{}) for T the C++ type of dtype d (one of the kernel tests' dtypes).
+// Calls f(T{}) for T the C++ type of dtype d, one of the atomics' six types.
 template <class F>
 void with_type(DType d, F&& f) {
-  switch (d) {
-    case DType::int32:
-      return f(std::int32_t{});
-    case DType::uint32:
-      return f(std::uint32_t{});
-    case DType::int64:
-      return f(std::int64_t{});
-    case DType::uint64:
-      return f(std::uint64_t{});
-    case DType::float32:
-      return f(float{});
-    case DType::float64:
-      return f(double{});
-    default:
-      FAIL() << "no C++ type for " << loom::name(d);
-  }
+  loom::visit_dtype(d, [&](auto t) {
+    if constexpr (loom::atomic_value<decltype(t)>) {
+      f(t);
+    } else {
+      ADD_FAILURE() << "no atomic C++ type for " << loom::name(d);
+    }
+  });
 }
 
 }  // namespace loom_kernel_test
