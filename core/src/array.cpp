@@ -66,8 +66,7 @@ Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Shape str
       strides_(std::move(strides)),
       offset_(offset) {
   if (strides_.size() != shape_.size()) {
-    throw ShapeError("strides " + shape_str(strides_) + " do not match shape " +
-                     shape_str(shape_));
+    throw ShapeError("strides " + shape_str(strides_) + " do not match shape " + shape_str(shape_));
   }
 }
 
@@ -322,8 +321,8 @@ Array wrap(void* ptr, Shape shape, DType dtype, Shape strides, Buffer::Deleter d
     throw ValueError("wrap: negative strides " + shape_str(strides) +
                      " would read before the pointer");
   }
-  auto buf = std::make_shared<Buffer>(ptr, static_cast<std::size_t>(hi), device,
-                                      std::move(deleter));
+  auto buf =
+      std::make_shared<Buffer>(ptr, static_cast<std::size_t>(hi), device, std::move(deleter));
   return Array(std::move(buf), dtype, std::move(shape), std::move(strides));
 }
 

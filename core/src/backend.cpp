@@ -14,8 +14,12 @@ namespace {
 }  // namespace
 
 std::shared_ptr<Buffer> Backend::allocate(std::size_t, int, void*) { no_device(*this, "allocate"); }
-std::shared_ptr<Buffer> Backend::allocate_pinned(std::size_t) { no_device(*this, "allocate_pinned"); }
-void Backend::copy(void*, const void*, std::size_t, CopyKind, int, void*) { no_device(*this, "copy"); }
+std::shared_ptr<Buffer> Backend::allocate_pinned(std::size_t) {
+  no_device(*this, "allocate_pinned");
+}
+void Backend::copy(void*, const void*, std::size_t, CopyKind, int, void*) {
+  no_device(*this, "copy");
+}
 void Backend::cast(const CastCall&, int) { no_device(*this, "cast"); }
 void* Backend::create_stream(int) { no_device(*this, "create_stream"); }
 void Backend::destroy_stream(int, void*) { no_device(*this, "destroy_stream"); }
