@@ -25,6 +25,31 @@ TEST_P(MemoryTest, DeviceArraysStayOnTheDevice) {
   EXPECT_EQ(out.device().str(), "cuda:0");
 }
 
+// Launches queued on two streams of the device each give their own result; the launch returns
+// before its stream is synchronized, and the stream's synchronize makes the result visible.
+TEST_P(MemoryTest, LaunchesOnTwoStreamsGiveIndependentResults) {
+  if (!where().device_arrays) GTEST_SKIP() << "streams order device arrays' work";
+  const loom::Stream s1 = rt().stream(target()), s2 = rt().stream(target());
+  const int n = 1 << 20;
+  const auto av = random_values<float>(n, 30), bv = random_values<float>(n, 31);
+  const Array a = rt().to_device(loom::from_vector(av), target(), s1);
+  const Array b = rt().to_device(loom::from_vector(bv), target(), s2);
+  Array o1 = rt().empty({n}, DType::float32, target(), s1);
+  Array o2 = rt().empty({n}, DType::float32, target(), s2);
+  LaunchConfig c1 = config(64, 256), c2 = config(64, 256);
+  c1.stream = s1;
+  c2.stream = s2;
+  rt().kernel("add_stride").launch(c1, a, a, o1);
+  rt().kernel("add_stride").launch(c2, b, b, o2);
+  s1.synchronize();
+  s2.synchronize();
+  const Array h1 = rt().to_host(o1, s1), h2 = rt().to_host(o2, s2);
+  for (int i = 0; i < n; i += 997) {
+    ASSERT_EQ(h1.at<float>(i), av[i] + av[i]) << i;
+    ASSERT_EQ(h2.at<float>(i), bv[i] + bv[i]) << i;
+  }
+}
+
 class CudaHostArrayTest : public KernelTest {
  protected:
   void SetUp() override {
