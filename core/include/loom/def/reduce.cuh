@@ -60,6 +60,27 @@ __device__ __forceinline__ void warp_fold(const F& f, T& acc, bool& has) {
   }
 }
 
+// The block's fold of every thread's (acc, has) in an order fixed by the thread numbers: each
+// warp's tree, then warp 0's tree over the warps' results in the kThreads / 32 shared slots
+// part / part_has. Thread 0 ends with the block's value in acc, and the result says whether there
+// is one. The caller synchronizes before it reuses the slots.
+template <class F, class T>
+__device__ __forceinline__ bool block_fold(const F& f, T& acc, bool has, T* part, bool* part_has) {
+  constexpr int kWarps = kThreads / 32;
+  const int lane = static_cast<int>(threadIdx.x & 31), warp = static_cast<int>(threadIdx.x >> 5);
+  warp_fold(f, acc, has);
+  if (lane == 0) {
+    part[warp] = acc;
+    part_has[warp] = has;
+  }
+  __syncthreads();
+  if (warp != 0) return false;
+  has = lane < kWarps && part_has[lane];
+  acc = has ? part[lane] : T{};
+  warp_fold(f, acc, has);
+  return lane == 0 && has;
+}
+
 template <class T>
 struct RedParams {
   char* out;
@@ -143,7 +164,7 @@ __global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<T> p) {
   constexpr int kWarps = kThreads / 32;
   __shared__ T part[kWarps];
   __shared__ bool part_has[kWarps];
-  const int t = static_cast<int>(threadIdx.x), lane = t & 31, warp = t >> 5;
+  const int t = static_cast<int>(threadIdx.x);
   const std::int64_t items = p.M * p.S;
   for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
     const std::int64_t m = item / p.S, s = item - m * p.S;
@@ -175,18 +196,7 @@ __global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<T> p) {
       acc = has ? f(acc, v) : v;
       has = true;
     }
-    warp_fold(f, acc, has);
-    if (lane == 0) {
-      part[warp] = acc;
-      part_has[warp] = has;
-    }
-    __syncthreads();
-    if (warp == 0) {
-      has = lane < kWarps && part_has[lane];
-      acc = has ? part[lane] : T{};
-      warp_fold(f, acc, has);
-      if (lane == 0 && has) finish(f, p, m, s, acc);
-    }
+    if (block_fold(f, acc, has, part, part_has)) finish(f, p, m, s, acc);
     __syncthreads();  // part[] is rewritten by the next item
   }
 }
@@ -206,7 +216,7 @@ __global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<T> p) {
   constexpr int kWarps = kThreads / 32;
   __shared__ T part[kWarps];
   __shared__ bool part_has[kWarps];
-  const int t = static_cast<int>(threadIdx.x), lane = t & 31, warp = t >> 5;
+  const int t = static_cast<int>(threadIdx.x);
   const auto* __restrict__ xv = reinterpret_cast<const RedPack<T, V>*>(p.x);
   for (std::int64_t s = blockIdx.x; s < p.S; s += gridDim.x) {
     const std::int64_t j0 = s * p.seglen;
@@ -256,18 +266,7 @@ __global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<T> p) {
       acc = has ? f(acc, v) : v;
       has = true;
     }
-    warp_fold(f, acc, has);
-    if (lane == 0) {
-      part[warp] = acc;
-      part_has[warp] = has;
-    }
-    __syncthreads();
-    if (warp == 0) {
-      has = lane < kWarps && part_has[lane];
-      acc = has ? part[lane] : T{};
-      warp_fold(f, acc, has);
-      if (lane == 0 && has) finish(f, p, 0, s, acc);
-    }
+    if (block_fold(f, acc, has, part, part_has)) finish(f, p, 0, s, acc);
     __syncthreads();  // part[] is rewritten by the next segment
   }
 }
@@ -279,7 +278,7 @@ __global__ void __launch_bounds__(kThreads) red_combine_full(F f, RedParams<T> p
   constexpr int kWarps = kThreads / 32;
   __shared__ T part[kWarps];
   __shared__ bool part_has[kWarps];
-  const int t = static_cast<int>(threadIdx.x), lane = t & 31, warp = t >> 5;
+  const int t = static_cast<int>(threadIdx.x);
   T acc{};
   bool has = t < p.S;
   if (has) {
@@ -287,20 +286,9 @@ __global__ void __launch_bounds__(kThreads) red_combine_full(F f, RedParams<T> p
 #pragma unroll 8
     for (std::int64_t s = t + kThreads; s < p.S; s += kThreads) acc = f(acc, p.partial[s]);
   }
-  warp_fold(f, acc, has);
-  if (lane == 0) {
-    part[warp] = acc;
-    part_has[warp] = has;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    has = lane < kWarps && part_has[lane];
-    acc = has ? part[lane] : T{};
-    warp_fold(f, acc, has);
-    if (lane == 0 && has) {
-      T* o = reinterpret_cast<T*>(p.out + offset_1(0, p.nk, p.kshape, p.kout));
-      *o = f(*o, acc);
-    }
+  if (block_fold(f, acc, has, part, part_has)) {
+    T* o = reinterpret_cast<T*>(p.out + offset_1(0, p.nk, p.kshape, p.kout));
+    *o = f(*o, acc);
   }
 }
 
