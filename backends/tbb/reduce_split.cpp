@@ -41,7 +41,8 @@ void run_box(const ReduceCall& c, char* out, const Shape& out_strides, const Sha
              const Shape& ext, const std::vector<bool>& reduced, bool by_output) {
   const Box b = box_at(c, out, out_strides, lo);
   if (!by_output) {
-    const ReduceCall sub{StridedIter::make(b.base, b.strides, ext), c.loop, c.dtype, c.stream};
+    ReduceCall sub{StridedIter::make(b.base, b.strides, ext), c.loop, c.dtype, c.stream};
+    sub.ordered = c.ordered;
     return run_reduce_range(sub, 0, sub.iter.size());
   }
   Shape kept = ext, red = ext;
@@ -50,7 +51,8 @@ void run_box(const ReduceCall& c, char* out, const Shape& out_strides, const Sha
   outs.for_each_run(0, outs.size(), [&](char** p, std::int64_t n, const std::int64_t* st) {
     for (std::int64_t j = 0; j < n; ++j) {
       char* const one[2] = {p[0] + j * st[0], p[1] + j * st[1]};
-      const ReduceCall sub{StridedIter::make(one, b.strides, red), c.loop, c.dtype, c.stream};
+      ReduceCall sub{StridedIter::make(one, b.strides, red), c.loop, c.dtype, c.stream};
+      sub.ordered = c.ordered;
       run_reduce_range(sub, 0, sub.iter.size());
     }
   });
@@ -181,6 +183,8 @@ void run_reduce_split(const ReduceCall& c, const Executor& ex) {
     if (reduced[k] && (r < 0 || shape[k] > shape[r])) r = k;
   }
   if (r < 0) return run_reduce_range(c, 0, n);  // nothing reduced (cannot happen; be safe)
+  // A non-reorderable op folds each output strictly in order: never split one output's fold.
+  if (c.ordered) return run_reduce_range(c, 0, n);
   std::int64_t rows = std::max(
       {ceil_div(kReduceChunk, n / shape[r]), ceil_div(shape[r], kMaxReduceChunks), kMinReduceRows});
   if (r == nd - 1) rows = round_up(rows, kAlign);

@@ -3,6 +3,7 @@
 #include "loom/backend.hpp"
 
 #include "loom/error.hpp"
+#include "loom/exec.hpp"
 
 namespace loom {
 
@@ -30,6 +31,24 @@ void Backend::record_event(void*, void*) { no_device(*this, "record_event"); }
 void Backend::wait_event(void*, void*) { no_device(*this, "wait_event"); }
 void Backend::synchronize_event(void*) { no_device(*this, "synchronize_event"); }
 float Backend::elapsed_ms(void*, void*) { no_device(*this, "elapsed_ms"); }
+
+void Backend::run_scan(const ScanCall& call, int) {
+  if (family() == Family::host) return run_scan_range(call, 0, shape_size(call.outer_shape));
+  if (!call.loop->device_scan) {
+    throw LookupError("backend '" + name() + "' has no accumulate loop for " +
+                      std::string(loom::name(call.dtype)));
+  }
+  call.loop->device_scan(call, call.loop->data);
+}
+
+void Backend::run_at(const AtCall& call, int) {
+  if (family() == Family::host) return run_at_serial(call);
+  if (!call.loop->device_at) {
+    throw LookupError("backend '" + name() + "' has no at loop for " +
+                      std::string(loom::name(call.dtype)));
+  }
+  call.loop->device_at(call, call.loop->data);
+}
 
 void Backend::run_kernel(KernelCall& call, int) {
   throw LaunchError("kernel '" + call.name + "': backend '" + name() + "' (target '" + target() +

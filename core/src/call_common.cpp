@@ -56,6 +56,15 @@ void Target::copy(const Array& src, const Array& dst) const {
   rt->copy_to(src, dst, stream);
 }
 
+void Target::copy_where(const Array& src, const Array& dst, const Array& mask) const {
+  if (dst.device().is_host()) return loom::copy_where(src, dst, mask);
+  const Shape& shape = dst.shape();
+  const Array ops[] = {src.broadcast_to(shape), dst, mask.broadcast_to(shape)};
+  CastCall c{StridedIter::make(ops, shape), src.dtype(), dst.dtype(), stream.native()};
+  c.masked = true;
+  if (shape_size(shape) > 0) backend->cast(c, device);
+}
+
 const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
                       std::optional<DType> dtype, const std::string& signature, Casting casting) {
   SmallVec<DType, 8> dts;
@@ -75,7 +84,12 @@ const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> in
 
 OutSlot make_out_slot(const Target& t, const OpDesc& op, int k, DType loop_dtype,
                       const Shape& shape, const Array* given, Casting casting, bool masked) {
-  if (!given) return {t.alloc(shape, loop_dtype, masked), {}};
+  // where= without out=: the loop writes a scratch array and the masked-in elements go into a
+  // zero-filled result (documented: zeros where the mask is false).
+  if (!given) {
+    if (masked) return {t.alloc(shape, loop_dtype, false), t.alloc(shape, loop_dtype, true)};
+    return {t.alloc(shape, loop_dtype, false), {}};
+  }
   if (given->shape() != shape) {
     throw ShapeError(std::string(name(op.kind)) + " '" + op.name + "': out= array " +
                      std::to_string(k) + " has shape " + shape_str(given->shape()) +

@@ -28,6 +28,8 @@ struct Target {
   Array cast(const Array& a, DType to) const;                     // in a's own memory
   Array to_device(const Array& a) const;  // a, or a copy in the device's memory
   void copy(const Array& src, const Array& dst) const;
+  // dst = src (cast, broadcast) where mask is true; all three in the call's memory.
+  void copy_where(const Array& src, const Array& dst, const Array& mask) const;
 };
 
 Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& op,

@@ -1,31 +1,158 @@
-// Reductions with NumPy's semantics: axis (one, several, all), keepdims, initial, identity.
+// Reductions with NumPy's semantics (rt.reduce and Ufunc::reduce): axis (not given, one, several,
+// all, none), keepdims, initial (the identity, a value, or none), where=, out= whose dtype selects
+// the loop, dtype=, and the reorderability rules. docs/methods.md has the table against NumPy.
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 
 #include "call_common.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
+#include "methods_common.hpp"
 
 namespace loom {
 
-Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
-  const OpDesc& op = *desc_;
+namespace detail {
+
+namespace {
+
+std::string initial_str(const Array& v) {
+  const Kind k = kind(v.dtype());
+  if (k == Kind::floating) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v.item<double>());
+    return buf;
+  }
+  if (k == Kind::unsigned_int) return std::to_string(v.item<std::uint64_t>());
+  if (k == Kind::boolean) return v.item<bool>() ? "true" : "false";
+  return std::to_string(v.item<std::int64_t>());
+}
+
+// initial= as a 0-d array of the loop's dtype, exactly (NumPy converts it as a Python scalar: a
+// float into an integer loop truncates; a value outside the integer dtype's range is an error).
+Array exact_initial(const Array& v, DType dt, const std::string& who) {
+  Array r = empty({}, dt);
+  const Kind to = kind(dt), from = kind(v.dtype());
+  if (to == Kind::signed_int || to == Kind::unsigned_int) {
+    const int bits = static_cast<int>(itemsize(dt)) * 8;
+    const bool is_signed = to == Kind::signed_int;
+    bool ok = true;
+    if (from == Kind::floating) {
+      const double d = std::trunc(v.item<double>());
+      const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+      const double hi = std::ldexp(1.0, is_signed ? bits - 1 : bits);
+      ok = std::isfinite(d) && d >= lo && d < hi;
+    } else if (from == Kind::unsigned_int) {
+      const std::uint64_t u = v.item<std::uint64_t>();
+      ok = bits == 64 ? (!is_signed || u <= static_cast<std::uint64_t>(INT64_MAX))
+                      : u < (std::uint64_t{1} << (bits - (is_signed ? 1 : 0)));
+    } else if (from == Kind::signed_int) {
+      const std::int64_t s = v.item<std::int64_t>();
+      if (is_signed) {
+        ok = bits == 64 || (s >= -(std::int64_t{1} << (bits - 1)) &&
+                            s < (std::int64_t{1} << (bits - 1)));
+      } else {
+        ok = s >= 0 && (bits == 64 || s < (std::int64_t{1} << bits));
+      }
+    }
+    if (!ok) {
+      throw ValueError(who + ": initial=" + initial_str(v) + " is out of bounds for the loop's " +
+                       "dtype " + std::string(name(dt)) + " (NumPy raises OverflowError)");
+    }
+    if (from == Kind::floating) {
+      const double d = std::trunc(v.item<double>());
+      if (is_signed) {
+        const std::int64_t s = static_cast<std::int64_t>(d);
+        cast_strided(reinterpret_cast<const char*>(&s), 0, DType::int64, r.data(), 0, dt, 1);
+      } else {
+        const std::uint64_t u = static_cast<std::uint64_t>(d);
+        cast_strided(reinterpret_cast<const char*>(&u), 0, DType::uint64, r.data(), 0, dt, 1);
+      }
+      return r;
+    }
+  }
+  cast_strided(v.data(), 0, v.dtype(), r.data(), 0, dt, 1);
+  return r;
+}
+
+}  // namespace
+
+const Loop& pick_reduce_loop(const OpDesc& op, Family family, const Array& x,
+                             std::optional<DType> dtype, const std::string& who) {
+  // NumPy: dtype= (or out='s dtype) is the loop's dtype and the input is cast to it unsafely.
+  // Without it, add and multiply reduce integers and bools in at least 64 bits (NumPy's rule,
+  // by name, in PyUFunc_GenericReduction); other ops resolve from the input's dtype.
+  DType want = x.dtype();
+  if (!dtype && op.kind == OpKind::ufunc && (op.name == "add" || op.name == "multiply")) {
+    const Kind k = kind(want);
+    if (k == Kind::boolean) dtype = DType::int64;
+    if (k == Kind::signed_int && itemsize(want) < 8) dtype = DType::int64;
+    if (k == Kind::unsigned_int && itemsize(want) < 8) dtype = DType::uint64;
+  }
+  if (dtype) want = *dtype;
+  const int fam = static_cast<int>(family);
+  auto binary = [&](const Loop& l) {
+    if (op.kind == OpKind::reduce) return true;
+    return l.sig.inputs.size() == 2 && l.sig.outputs.size() == 1 &&
+           l.sig.inputs[0] == l.sig.outputs[0] && l.sig.inputs[1] == l.sig.outputs[0];
+  };
+  if (dtype) {
+    for (const Loop& l : op.loops) {
+      if (l.impl[fam].present() && binary(l) && l.sig.outputs[0] == want) return l;
+    }
+  }
+  // The first T(T,T) loop the (wanted) dtype casts to safely, as type resolution does.
+  const Array probe = empty({}, want);
+  const Array two[2] = {probe, probe};
+  const Loop& l = pick_loop(op, family, std::span<const Array>(two, op.kind == OpKind::reduce ? 1 : 2),
+                            std::nullopt, "", Casting::same_kind);
+  if (!binary(l)) {
+    throw TypeError(who + ": the loop " + l.sig.str() + " chosen for " + std::string(name(want)) +
+                    " is not of the form T(T,T), so it cannot reduce; pass dtype= to pick one of " +
+                    op.signatures());
+  }
+  return l;
+}
+
+Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
+                    bool default_all) {
   const std::string who = "reduction '" + op.name + "'";
-  const Array* all[2] = {&x, o.out ? &*o.out : nullptr};
-  const detail::Target t =
-      detail::pick_target(*rt_, o.target, op, std::span(all, o.out ? 2 : 1), o.stream);
-  const Loop& loop =
-      detail::pick_loop(op, t.family, std::span(&x, 1), o.dtype, "", Casting::same_kind);
+  SmallVec<const Array*, 4> all{&x};
+  if (o.out) all.push_back(&*o.out);
+  if (o.where) all.push_back(&*o.where);
+  const Target t =
+      pick_target(rt, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
+  std::optional<DType> forced = o.dtype;
+  if (!forced && o.out) forced = o.out->dtype();
+  const Loop& loop = pick_reduce_loop(op, t.family, x, forced, who);
   const DType dt = loop.sig.outputs[0];
   const int nd = x.ndim();
-  std::vector<bool> reduced(nd, o.axis.empty());
-  for (int a : o.axis) {
-    const int ax = a < 0 ? a + nd : a;
-    if (ax < 0 || ax >= nd) {
-      throw ValueError(who + ": axis " + std::to_string(a) +
-                       " is out of bounds for an array of dimension " + std::to_string(nd));
+
+  // Axes: not given is every axis (np.sum) or axis 0 (np.add.reduce); axis=None every axis.
+  std::vector<bool> reduced(nd, false);
+  int naxes = 0;
+  if (!o.axis.given() ? default_all : o.axis.all()) {
+    std::fill(reduced.begin(), reduced.end(), true);
+    naxes = nd;
+  } else {
+    const std::vector<int> list = o.axis.given() ? o.axis.list() : std::vector<int>{0};
+    for (int a : list) {
+      const int ax = a < 0 ? a + nd : a;
+      if (ax < 0 || ax >= nd) {
+        throw ValueError(who + ": axis " + std::to_string(a) +
+                         " is out of bounds for an array of dimension " + std::to_string(nd));
+      }
+      if (reduced[ax]) throw ValueError(who + ": axis " + std::to_string(a) + " given twice");
+      reduced[ax] = true;
     }
-    if (reduced[ax]) throw ValueError(who + ": axis " + std::to_string(a) + " given twice");
-    reduced[ax] = true;
+    naxes = static_cast<int>(list.size());
+  }
+  if (!op.reorderable && naxes > 1) {
+    throw ValueError(who + " is not reorderable, so at most one axis may be given (got " +
+                     std::to_string(naxes) + " axes of an array of dimension " +
+                     std::to_string(nd) +
+                     "); reduce one axis at a time, or declare the op reorderable where it is " +
+                     "defined if it is associative and commutative");
   }
   Shape kept, final_shape;
   std::int64_t count = 1;
@@ -45,49 +172,105 @@ Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
                       " with casting rule 'same_kind'");
     }
   }
-  std::optional<double> start = o.initial ? o.initial : op.identity;
+  // The start value: initial= exactly, else the identity unless initial=None.
+  std::optional<Array> start;
+  if (o.initial.given() && !o.initial.is_none()) {
+    start = exact_initial(o.initial.value(), dt, who);
+  } else if (!o.initial.given() && op.identity) {
+    // Identities are small integers or values such as -1 (all ones for unsigned, as NumPy's
+    // bitwise_and): integer loops take them through int64, with wrapping.
+    const Kind k = kind(dt);
+    start = k == Kind::floating || k == Kind::complex
+                ? exact_initial(Array(*op.identity), dt, who)
+                : Array(static_cast<std::int64_t>(*op.identity)).astype(dt);
+  }
+  std::optional<Array> mask;
+  if (o.where) {
+    mask = where_mask(*o.where, who);
+    if (!start) {
+      throw ValueError(who + " has no identity, so where= needs initial= (NumPy: 'to use a where " +
+                       "mask one has to specify initial')");
+    }
+    if (!op.identity && !op.reorderable) {
+      throw ValueError(who + ": where= with initial= on an op that has no identity and is not " +
+                       "reorderable is not supported yet (loom fills masked-out elements with " +
+                       "the start value); reduce the selected elements instead");
+    }
+    try {
+      (void)mask->broadcast_to(x.shape());
+    } catch (const ShapeError&) {
+      throw ShapeError(who + ": where= of shape " + shape_str(mask->shape()) +
+                       " does not broadcast to the input's shape " + shape_str(x.shape()));
+    }
+  }
   if (count == 0 && !start) {
     throw ValueError(who +
                      ": zero-size array to a reduction which has no identity; pass "
                      "initial= to give the result for empty input");
   }
-  // On a device target the reduction runs on the device; host inputs are copied in whole.
+  // The input in the loop's dtype (NumPy casts it unsafely), on the call's device; masked-out
+  // elements replaced by the start value, which changes nothing for an identity (and, for ops
+  // without one, for idempotent ones such as max and min).
   Array xin = t.cast(x, dt);
   if (t.on_device()) xin = t.to_device(xin);
+  if (mask) {
+    Array filled = t.on_device() ? t.rt->empty(x.shape(), dt, t.device_name(), t.stream)
+                                 : empty(x.shape(), dt);
+    t.copy(*start, filled);
+    Array m = *mask;
+    if (t.on_device()) m = t.to_device(m);
+    t.copy_where(xin, filled, m);
+    xin = filled;
+  }
   Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
+  // Reorderable ops walk the input in memory order (largest strides outside): faster, and the
+  // cascade of run values keeps the error bound of a pairwise sum over transposed inputs.
+  Array xv = xin, rv = res;
+  std::vector<bool> red = reduced;
+  if (op.reorderable && nd > 1) {
+    std::vector<int> perm(nd);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) {
+      return std::llabs(xin.strides()[a]) > std::llabs(xin.strides()[b]);
+    });
+    xv = xin.transpose(perm);
+    rv = res.transpose(perm);
+    for (int k = 0; k < nd; ++k) red[k] = reduced[perm[k]];
+  }
   const LoopImpl& impl = loop.impl[static_cast<int>(t.family)];
-  auto run = [&](const Array& part, const std::optional<double>& hand_start) {
-    // folds `part` into res (reduced dims broadcast), or with hand_start into start (op) part
-    const Array ops[] = {res.broadcast_to(part.shape()), part};
+  auto run = [&](const Array& part, const Array& into, bool hand_start) {
+    // folds `part` into `into` (reduced dims broadcast), or with hand_start into start (op) part
+    const Array ops[] = {into.broadcast_to(part.shape()), part};
     ReduceCall call{StridedIter::make(ops, part.shape()), &impl, dt, t.stream.native()};
+    call.ordered = !op.reorderable;
     if (hand_start) {
       call.has_start = true;
-      call.start = *hand_start;
+      call.start = start->item<double>();
     }
     t.backend->run_reduce(call, t.device);
   };
   if (start) {
     // initial= joins the reduction like one more element (NumPy); the identity changes nothing.
-    if (impl.takes_start && xin.size() > 0) {
-      run(xin, start);
+    if (impl.takes_start && xv.size() > 0 && kind(dt) == Kind::floating) {
+      run(xv, rv, true);
     } else {
-      t.copy(Array(*start).as_strong(), res);
-      if (xin.size() > 0) run(xin, std::nullopt);
+      t.copy(*start, res);
+      if (xv.size() > 0) run(xv, rv, false);
     }
   } else {
-    // No identity (max, min): start from the first element of each reduced slice, then fold the
-    // rest exactly once: for each reduced axis in turn, the elements with index >= 1 on it and
-    // index 0 on the axes before it.
-    Array first = xin;
+    // No start value: begin with the first element of each reduced slice, then fold the rest
+    // exactly once: for each reduced axis in turn, the elements with index >= 1 on it and index 0
+    // on the reduced axes before it (in order along the axis for a non-reorderable op).
+    Array first = xv;
     for (int k = nd - 1; k >= 0; --k) {
-      if (reduced[k]) first = first.slice(k, 0, 1);
+      if (red[k]) first = first.slice(k, 0, 1);
     }
-    t.copy(first, res);
-    Array v = xin;
+    t.copy(first, rv);
+    Array v = xv;
     for (int k = 0; k < nd; ++k) {
-      if (!reduced[k]) continue;
+      if (!red[k]) continue;
       const Array part = v.slice(k, 1, v.shape()[k]);
-      if (part.size() > 0) run(part, std::nullopt);
+      if (part.size() > 0) run(part, rv, false);
       v = v.slice(k, 0, 1);
     }
   }
@@ -97,6 +280,17 @@ Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
     return *o.out;
   }
   return t.on_device() && !t.device_mode ? t.rt->to_host(shaped, t.stream) : shaped;
+}
+
+}  // namespace detail
+
+Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
+  return detail::run_reduction(*rt_, *desc_, x, o, /*default_all=*/true);
+}
+
+Array Ufunc::reduce(const Array& x, const ReduceOptions& o) const {
+  detail::require_binary(*desc_, "reduce");
+  return detail::run_reduction(*rt_, *desc_, x, o, /*default_all=*/false);
 }
 
 }  // namespace loom

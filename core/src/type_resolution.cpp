@@ -112,8 +112,12 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   }
   std::optional<Signature> exact;
   if (!r.signature.empty()) exact = Signature::parse(r.signature);
-  // Inputs are matched with at most safe casting, as NumPy's resolver does.
-  const Casting in_cast = r.casting < Casting::safe ? r.casting : Casting::safe;
+  // Inputs are matched with at most safe casting, as NumPy's resolver does; a forced loop
+  // (dtype= or signature=) takes them under the call's casting rule, so that casting='unsafe'
+  // casts them to the loop's types (np.power(1.5, 2.8, dtype=np.int64, casting='unsafe') == 1).
+  const bool forced = r.dtype.has_value() || exact.has_value();
+  const Casting in_cast =
+      forced || r.casting < Casting::safe ? r.casting : Casting::safe;
   int found = -1;
   for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
     const Loop& l = op.loops[li];
@@ -123,7 +127,8 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
     bool ok = l.sig.inputs.size() == r.inputs.size() && r.inputs.size() <= kMaxIn;
     for (std::size_t i = 0; ok && i < r.inputs.size(); ++i) {
       if (exact) break;  // an explicit signature casts the inputs as asked (checked below)
-      ok = weak[i] ? weak_fits(in[i], l.sig.inputs[i]) : can_cast(in[i], l.sig.inputs[i], in_cast);
+      ok = weak[i] ? weak_fits(in[i], l.sig.inputs[i]) || (forced && can_cast(in[i], l.sig.inputs[i], in_cast))
+                   : can_cast(in[i], l.sig.inputs[i], in_cast);
     }
     for (std::size_t i = 0; ok && exact && i < r.inputs.size(); ++i) {
       ok = weak[i] || can_cast(in[i], l.sig.inputs[i], r.casting);

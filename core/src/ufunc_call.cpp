@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "call_common.hpp"
+#include "methods_common.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
 
@@ -30,7 +31,9 @@ detail::Arrays finish(const detail::Target& t, const detail::OutSlots& slots,
   for (const auto& s : slots) {
     if (s.out) {
       if (o.where) {
-        copy_where(s.target, *s.out, *o.where);
+        Array m = *o.where;
+        if (!s.out->device().is_host()) m = t.to_device(m);
+        t.copy_where(s.target, *s.out, m);
       } else {
         t.copy(s.target, *s.out);
       }
@@ -49,9 +52,6 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
   for (const auto& a : o.out) shapes.push_back(a.shape());
   if (o.where) shapes.push_back(o.where->shape());
   const Shape shape = broadcast_shapes(std::span<const Shape>(shapes.data(), shapes.size()));
-  if (o.where && t.on_device()) {
-    throw ValueError(who(op) + ": where= is not supported on device targets yet ('" + t.name + "')");
-  }
   detail::OutSlots slots;
   for (int k = 0; k < op.nout; ++k) {
     slots.push_back(detail::make_out_slot(t, op, k, loop.sig.outputs[k], shape,
@@ -205,6 +205,7 @@ SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& 
   if (o.where) all.push_back(&*o.where);
   const detail::Target t = detail::pick_target(
       *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
+  if (o.where) detail::where_mask(*o.where, who(op));
   const Loop& loop = detail::pick_loop(op, t.family, inputs, o.dtype, o.signature, o.casting);
   return op.kind == OpKind::gufunc ? call_gufunc(op, t, loop, inputs, o)
                                    : call_ufunc(op, t, loop, inputs, o);

@@ -132,7 +132,10 @@ void run_reduce(Case& c) {
     bool empty_group = false;
     for (const auto& e : g) empty_group = empty_group || e.empty();
     const loom::ReduceOptions o{
-        .target = c.target, .axis = sc.axis, .keepdims = sc.keepdims, .initial = sc.initial};
+        .target = c.target,
+        .axis = sc.axis.empty() ? loom::Axes() : loom::Axes(sc.axis),
+        .keepdims = sc.keepdims,
+        .initial = sc.initial ? loom::Initial(*sc.initial) : loom::Initial()};
     loom::ReduceOptions on_cpu = o;
     on_cpu.target = "cpu";
     const bool no_identity = ref ? !ref->identity.has_value() : !c.op->identity.has_value();

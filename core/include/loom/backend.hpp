@@ -23,6 +23,9 @@ struct CastCall {
   // the device as a kernel parameter instead of a synchronizing copy.
   bool from_value = false;
   alignas(16) unsigned char value[16] = {};
+  // where=: operand 2 is a bool mask (device memory, broadcast to the shape); elements where it
+  // is false keep dst's value.
+  bool masked = false;
 };
 
 struct Availability {
@@ -45,6 +48,10 @@ class Backend {
   virtual void run_elementwise(const ElementwiseCall& call, int device) = 0;
   virtual void run_gufunc(const GufuncCall& call, int device) = 0;
   virtual void run_reduce(const ReduceCall& call, int device) = 0;
+  // Ufunc methods. Defaults: host backends run them serially (run_scan_range, run_at_serial);
+  // device backends call the loop's device_scan / device_at.
+  virtual void run_scan(const ScanCall& call, int device);
+  virtual void run_at(const AtCall& call, int device);
   // A custom kernel's grid. Host backends run call.impl->host over ranges of blocks (the core
   // has fixed the configuration); a device backend calls call.impl->device, which may fill in an
   // automatic configuration. The default throws LaunchError naming the backend.

@@ -41,11 +41,55 @@ struct ReduceCall {
   // initial=) is known on the host: here it is, and the loop writes out = start (op) fold(x).
   bool has_start = false;
   double start = 0;
+  // A non-reorderable op (ReduceTraits): at most one reduced dim, folded strictly in order. A
+  // backend may spread the outputs over threads but never split or regroup one output's fold.
+  bool ordered = false;
+};
+
+// accumulate along one axis: out[..., i, ...] = f(out[..., i-1, ...], x[..., i, ...]), out[0] =
+// x[0]. The other dims are `outer` (x's and out's strides per dim); the scanned axis has n
+// elements and its own steps. out and x do not overlap (the core copies x first if they would).
+struct ScanCall {
+  char* out;
+  const char* x;
+  Shape outer_shape;  // the dims other than the axis, in order (may be empty)
+  Shape outer_out_strides;
+  Shape outer_x_strides;
+  std::int64_t n = 0;
+  std::int64_t out_step = 0;
+  std::int64_t x_step = 0;
+  const LoopImpl* loop;
+  DType dtype;
+  bool reorderable = false;  // a backend may scan in blocks (two passes) when true
+  void* stream = nullptr;
+};
+
+// at: a[idx[j], ...] = f(a[idx[j], ...], b[j, ...]) for j in [0, m), unbuffered: a repeated index
+// is updated once per occurrence. `rest` is a's shape after its first axis (b has the same there);
+// idx holds m checked, non-negative indices in the memory of the call's family (host or device).
+struct AtCall {
+  char* a;
+  std::int64_t a_step;  // bytes between a[i] and a[i+1]
+  const std::int64_t* idx;
+  std::int64_t m = 0;
+  const char* b;
+  std::int64_t b_step;  // bytes between b[j] and b[j+1] (0 when b is broadcast)
+  Shape rest;
+  Shape a_rest_strides;
+  Shape b_rest_strides;
+  const LoopImpl* loop;
+  DType dtype;
+  bool reorderable = false;
+  void* stream = nullptr;
 };
 
 // The serial execution of each call over a flat range; host backends split the range.
 void run_elementwise_range(const ElementwiseCall& c, std::int64_t begin, std::int64_t end);
 void run_gufunc_range(const GufuncCall& c, std::int64_t begin, std::int64_t end);
 void run_reduce_range(const ReduceCall& c, std::int64_t begin, std::int64_t end);
+// Scans lines [begin, end) of the outer dims (C order) in order.
+void run_scan_range(const ScanCall& c, std::int64_t begin, std::int64_t end);
+// Every update in order (the cpu result).
+void run_at_serial(const AtCall& c);
 
 }  // namespace loom

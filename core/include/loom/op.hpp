@@ -31,6 +31,19 @@ struct ReduceCall;
 using DeviceElementwiseLoop = void (*)(const ElementwiseCall& call, const void* data);
 using DeviceGufuncLoop = void (*)(const GufuncCall& call, const void* data);
 using DeviceReduceLoop = void (*)(const ReduceCall& call, const void* data);
+// Ufunc methods of a binary op T(T,T) (accumulate, at); host loops run one line of the call,
+// device loops the whole call (exec.hpp).
+struct ScanCall;
+struct AtCall;
+// out[0] = carry ? f(*carry, x[0]) : x[0]; out[i] = f(out[i-1], x[i]), strictly in order.
+using ScanLoop = void (*)(char* out, const char* x, std::int64_t n, std::int64_t out_step,
+                          std::int64_t x_step, const char* carry, const void* data);
+// a[idx[j] * a_step] = f(a[idx[j] * a_step], b[j * b_step]) for j in [0, m), in order (idx is
+// checked and non-negative).
+using AtLoop = void (*)(char* a, std::int64_t a_step, const std::int64_t* idx, std::int64_t m,
+                        const char* b, std::int64_t b_step, const void* data);
+using DeviceScanLoop = void (*)(const ScanCall& call, const void* data);
+using DeviceAtLoop = void (*)(const AtCall& call, const void* data);
 
 // Backends that share loops: cpu and parallel run host loops, cuda runs device loops.
 enum class Family : std::uint8_t { host, cuda };
@@ -42,10 +55,19 @@ const char* name(OpKind k);
 
 struct LoopImpl {
   HostLoop host = nullptr;  // elementwise / gufunc / reduce's binary op (family host)
-  FoldLoop fold = nullptr;  // reduce only (family host)
+  // Binary T(T,T) loops of ufuncs and reductions (family host): the fold in the op's order
+  // (pairwise when reorderable, strictly left to right otherwise), accumulate's scan and at's
+  // in-order update; `at_atomic` does at's updates with atomics (integer dtypes of reorderable
+  // ops, whose result does not depend on the order).
+  FoldLoop fold = nullptr;
+  ScanLoop scan = nullptr;
+  AtLoop at = nullptr;
+  AtLoop at_atomic = nullptr;
   DeviceElementwiseLoop device_elementwise = nullptr;  // family cuda: one of these three
   DeviceGufuncLoop device_gufunc = nullptr;
-  DeviceReduceLoop device_reduce = nullptr;
+  DeviceReduceLoop device_reduce = nullptr;  // reductions, and binary ufuncs' reduce method
+  DeviceScanLoop device_scan = nullptr;      // binary ufuncs: accumulate
+  DeviceAtLoop device_at = nullptr;          // binary ufuncs: at
   const void* data = nullptr;  // the functor instance the loop calls (host memory)
   // Set when a plugin replaced the generic loop by a hand-written one (Registrar::replace_loop):
   // what it is, for loom-info ("cub::DeviceReduce::Sum").
@@ -61,6 +83,20 @@ struct Loop {
   LoopImpl impl[kNumFamilies];
 };
 
+// NumPy's identity and reorderability of a binary op (PyUFunc_Zero, PyUFunc_ReorderableNone,
+// PyUFunc_None; Numba's @vectorize(identity=...)). Reorderable: the op may be regrouped and
+// reordered (associative and commutative), so a reduction may run as a tree over any axes. An
+// identity implies reorderable, as in NumPy. Declaring nothing means neither: folds run strictly
+// left to right along one axis.
+struct ReduceTraits {
+  std::optional<double> identity{};
+  bool reorderable = false;
+  constexpr ReduceTraits() = default;
+  constexpr ReduceTraits(double id) : identity(id), reorderable(true) {}  // NOLINT: 0.0 = identity
+  constexpr ReduceTraits(std::nullopt_t) {}                              // NOLINT: no identity
+  constexpr ReduceTraits(std::optional<double> id, bool r) : identity(id), reorderable(r) {}
+};
+
 struct OpDesc {
   std::string name;
   std::string doc;
@@ -68,7 +104,10 @@ struct OpDesc {
   int nin = 0;
   int nout = 0;
   std::optional<Layout> layout;    // gufunc only
-  std::optional<double> identity;  // reduce: value for empty input (none for max/min)
+  // Reductions and binary ufuncs: value for empty input (none for max/min), and whether the
+  // op may be reordered (ReduceTraits).
+  std::optional<double> identity;
+  bool reorderable = false;
   std::vector<Loop> loops;
   std::string plugins;  // which libraries gave it loops, for messages
 

@@ -38,13 +38,79 @@ struct CallOptions {
   Stream stream{};  // device targets: the stream to queue on (default: the default stream)
 };
 
+// A reduction's axis= as NumPy distinguishes it: not given (`{}`: every axis for rt.reduce, as
+// np.sum; axis 0 for Ufunc::reduce, as np.add.reduce), one axis (`1`), a list (`{0, 2}`), every
+// axis (`loom::all_axes`, NumPy's axis=None) or none (`loom::no_axes`, NumPy's axis=()).
+class Axes {
+ public:
+  Axes() = default;
+  Axes(int axis) : given_(true), list_{axis} {}                          // NOLINT: axis=1
+  Axes(std::initializer_list<int> axes) : given_(true), list_(axes) {}  // NOLINT: axis={0,2}
+  Axes(std::vector<int> axes) : given_(true), list_(std::move(axes)) {}  // NOLINT
+  static Axes every() {
+    Axes a;
+    a.given_ = a.all_ = true;
+    return a;
+  }
+  bool given() const { return given_; }
+  bool all() const { return all_; }                        // axis=None
+  const std::vector<int>& list() const { return list_; }  // empty and given: axis=()
+
+ private:
+  bool given_ = false, all_ = false;
+  std::vector<int> list_;
+};
+inline const Axes all_axes = Axes::every();
+inline const Axes no_axes = Axes(std::vector<int>{});
+
+// A reduction's initial=: not given (`{}`: the op's identity, if any), a value (`3`, `2.5`,
+// `std::uint64_t{1} << 63`: kept exactly, checked against the loop's dtype), or none
+// (`loom::no_initial`, NumPy's initial=None: no start value even where the op has an identity).
+class Initial {
+ public:
+  Initial() = default;
+  template <class T>
+  requires std::is_arithmetic_v<T> Initial(T v) : kind_(kind::value), value_(v) {}  // NOLINT
+  static Initial none() {
+    Initial i;
+    i.kind_ = kind::none;
+    return i;
+  }
+  bool given() const { return kind_ != kind::identity; }
+  bool is_none() const { return kind_ == kind::none; }
+  const Array& value() const { return value_; }  // a 0-d array of the value's own C++ dtype
+
+ private:
+  enum class kind : std::uint8_t { identity, none, value };
+  kind kind_ = kind::identity;
+  Array value_;
+};
+inline const Initial no_initial = Initial::none();
+
 struct ReduceOptions {
   std::string target{};
-  std::vector<int> axis{};  // empty: all axes (NumPy's axis=None)
+  Axes axis{};
   bool keepdims = false;
-  std::optional<double> initial{};
+  Initial initial{};
+  // Elements where the mask (boolean, broadcast against the input) is false are left out; needs
+  // an identity or initial=.
+  std::optional<Array> where{};
+  std::optional<Array> out{};    // its dtype selects the loop when dtype= is not given
+  std::optional<DType> dtype{};  // the loop's dtype; the input is cast to it (NumPy: unsafe)
+  Stream stream{};
+};
+
+// accumulate and reduceat (NumPy's keyword arguments of those methods).
+struct AccumulateOptions {
+  std::string target{};
+  int axis = 0;
   std::optional<Array> out{};
   std::optional<DType> dtype{};
+  Stream stream{};
+};
+
+struct AtOptions {
+  std::string target{};
   Stream stream{};
 };
 
@@ -135,6 +201,20 @@ class Ufunc {
   }
   // Every output (divmod, modf); operator() needs an op with exactly one output.
   std::vector<Array> call(const std::vector<Array>& inputs, const CallOptions& o = {}) const;
+
+  // NumPy's ufunc methods, for ufuncs with two inputs and one output (ValueError otherwise).
+  // reduce: axis not given means axis 0, as np.add.reduce (rt.reduce's default is every axis).
+  Array reduce(const Array& x, const ReduceOptions& o = {}) const;
+  Array accumulate(const Array& x, const AccumulateOptions& o = {}) const;
+  // indices: a 1-d integer array; out[i] reduces x[indices[i]:indices[i+1]] along the axis, or is
+  // x[indices[i]] when indices[i] >= indices[i+1] (the last one runs to the end).
+  Array reduceat(const Array& x, const Array& indices, const AccumulateOptions& o = {}) const;
+  // Every pair: result shape a.shape + b.shape.
+  Array outer(const Array& a, const Array& b, const CallOptions& o = {}) const;
+  // In place, unbuffered: a[indices[j], ...] = op(a[indices[j], ...], b[j, ...]) once per j, a
+  // repeated index once per occurrence (np.add.at). indices: 1-d integers along a's first axis
+  // (negative ones count from the end); b broadcasts to indices.shape + a.shape[1:].
+  void at(const Array& a, const Array& indices, const Array& b, const AtOptions& o = {}) const;
   const OpDesc& desc() const { return *desc_; }
 
  private:
@@ -147,6 +227,7 @@ class Ufunc {
 
 class Reduce {
  public:
+  // axis not given: every axis (np.sum, np.max).
   Array operator()(const Array& a, const ReduceOptions& o = {}) const;
   const OpDesc& desc() const { return *desc_; }
 

@@ -56,9 +56,14 @@ struct first_input<R(A0, A...)> {
 
 }  // namespace detail
 
+// The declarations of ReduceTraits by name: identity(0) for add, identity(1) for multiply,
+// `reorderable` for maximum and minimum (no identity), nothing for subtract and divide.
+constexpr ReduceTraits identity(double v) { return {v, true}; }
+inline constexpr ReduceTraits reorderable{std::nullopt, true};
+
 // fill(LoopImpl* impls, std::type_identity<Sig>) sets the slot of the build's family.
 template <class... Sigs, class Fill>
-OpDesc ufunc_desc(std::string name, std::string doc, Fill&& fill) {
+OpDesc ufunc_desc(std::string name, std::string doc, ReduceTraits traits, Fill&& fill) {
   static_assert(sizeof...(Sigs) > 0, "a ufunc needs at least one signature");
   OpDesc d;
   d.name = std::move(name);
@@ -67,6 +72,8 @@ OpDesc ufunc_desc(std::string name, std::string doc, Fill&& fill) {
   using First = sig_traits<std::tuple_element_t<0, std::tuple<Sigs...>>>;
   d.nin = First::nin;
   d.nout = First::nout;
+  d.identity = traits.identity;
+  d.reorderable = traits.reorderable;
   (
       [&] {
         Loop l;
@@ -114,17 +121,18 @@ OpDesc gufunc_desc(std::string name, const std::string& layout, std::string doc,
 }
 
 // A reduction from a binary op T(T,T): its loops print as T(T), the reduction's view of the op.
-// identity: the value of an empty reduction (0 for sum, 1 for prod); none for max and min, whose
-// empty reduction is an error unless the call gives `initial`.
+// traits: the identity, the value of an empty reduction (0 for sum, 1 for prod; none for max and
+// min, whose empty reduction is an error unless the call gives `initial`), and reorderability.
 template <class... Sigs, class Fill>
-OpDesc reduce_desc(std::string name, std::optional<double> identity, std::string doc, Fill&& fill) {
+OpDesc reduce_desc(std::string name, ReduceTraits traits, std::string doc, Fill&& fill) {
   OpDesc d;
   d.name = std::move(name);
   d.doc = std::move(doc);
   d.kind = OpKind::reduce;
   d.nin = 1;
   d.nout = 1;
-  d.identity = identity;
+  d.identity = traits.identity;
+  d.reorderable = traits.reorderable;
   (
       [&] {
         Loop l;

@@ -468,9 +468,9 @@ struct red_of<F, T(T, T)> {
 }  // namespace cu
 
 template <class F, class... Sigs>
-void reduce(Registrar& reg, std::string name, std::optional<double> identity, std::string doc) {
+void reduce(Registrar& reg, std::string name, ReduceTraits traits, std::string doc) {
   reg.add(
-      reduce_desc<Sigs...>(std::move(name), identity, std::move(doc), [](LoopImpl* impl, auto s) {
+      reduce_desc<Sigs...>(std::move(name), traits, std::move(doc), [](LoopImpl* impl, auto s) {
         using S = typename decltype(s)::type;
         impl[static_cast<int>(Family::cuda)].device_reduce = cu::red_of<F, S>::value;
         impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();

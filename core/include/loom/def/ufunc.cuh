@@ -227,8 +227,8 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
 }  // namespace cu
 
 template <class F, class... Sigs>
-void ufunc(Registrar& reg, std::string name, std::string doc) {
-  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), [](LoopImpl* impl, auto sig) {
+void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits = {}) {
+  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), traits, [](LoopImpl* impl, auto sig) {
     using S = typename decltype(sig)::type;
     impl[static_cast<int>(Family::cuda)].device_elementwise = &cu::ew_launch<F, S>;
     impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();

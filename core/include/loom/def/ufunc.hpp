@@ -8,24 +8,14 @@
 #include <string>
 #include <utility>
 
-// GCC 12 warns "may be used uninitialized" inside its own AVX-512 intrinsics wherever xsimd's
-// math is inlined (GCC bug 105593); the warning is attributed to the intrinsics header.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <xsimd/xsimd.hpp>
-#pragma GCC diagnostic pop
-
 #include "loom/def/desc.hpp"
+#include "loom/def/methods.hpp"
 #include "loom/def/signature_of.hpp"
 #include "loom/registry.hpp"
 
 namespace loom::def {
 
 namespace detail {
-
-template <class T>
-constexpr bool simd_type = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 template <class F, class R, class... A>
 constexpr bool use_simd = simd_functor<F> && simd_type<R> && (std::is_same_v<R, A> && ...);
@@ -138,13 +128,18 @@ const F* instance() {
 
 }  // namespace detail
 
+// traits: the op's identity and reorderability (NumPy's), for its reduce / accumulate / at
+// methods; declaring nothing means no identity and strictly ordered folds.
 template <class F, class... Sigs>
-void ufunc(Registrar& reg, std::string name, std::string doc) {
-  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), [](LoopImpl* impl, auto sig) {
-    using S = typename decltype(sig)::type;
-    impl[static_cast<int>(Family::host)].host = detail::loop_of<F, S>::value;
-    impl[static_cast<int>(Family::host)].data = detail::instance<F>();
-  }));
+void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits = {}) {
+  reg.add(ufunc_desc<Sigs...>(
+      std::move(name), std::move(doc), traits, [traits](LoopImpl* impl, auto sig) {
+        using S = typename decltype(sig)::type;
+        auto& host = impl[static_cast<int>(Family::host)];
+        host.host = detail::loop_of<F, S>::value;
+        host.data = detail::instance<F>();
+        detail::set_methods<F, S>(host, traits.reorderable);
+      }));
 }
 
 }  // namespace loom::def

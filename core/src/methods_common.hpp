@@ -1,0 +1,22 @@
+// What the ufunc methods (reduce, accumulate, reduceat, outer, at) share. Internal to the core.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "call_common.hpp"
+
+namespace loom::detail {
+
+// ValueError unless the op is a ufunc with two inputs and one output, naming the method.
+void require_binary(const OpDesc& op, const char* method);
+// where= as NumPy takes it: a boolean array (TypeError for any other dtype, as NumPy refuses the
+// cast to bool under 'safe' casting whatever the call's casting rule).
+const Array& where_mask(const Array& mask, const std::string& who);
+// The T(T,T) loop of a reduction-like method: dtype= (or out='s dtype) exactly where the op has
+// such a loop; else NumPy's resolution (add and multiply widen small integers to 64 bits).
+const Loop& pick_reduce_loop(const OpDesc& op, Family family, const Array& x,
+                             std::optional<DType> dtype, const std::string& who);
+Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
+                    bool default_all);
+
+}  // namespace loom::detail
