@@ -29,68 +29,102 @@ void run_gufunc_range(const GufuncCall& c, std::int64_t begin, std::int64_t end)
 
 namespace {
 
-// Runs that all fold into one output (a reduction of several dims to one value, reorderable op):
-// each run is folded on its own and the run values are combined in a binary cascade (a counter
-// whose level k holds the fold of 2^k runs), so the error grows with log(runs) rather than with
-// their number, and the order depends on the shape alone.
-void reduce_runs_cascade(const ReduceCall& c, std::int64_t begin, std::int64_t end) {
-  const LoopImpl& l = *c.loop;
-  const std::size_t isz = itemsize(c.dtype);
-  constexpr int kLevels = 64;
-  alignas(16) unsigned char level[kLevels][16];
-  bool used[kLevels] = {};
-  char* out = nullptr;
-  auto combine = [&](void* left, void* right) {  // left = f(left, right)
-    char* args[3] = {static_cast<char*>(left), static_cast<char*>(right),
+// The runs of one output that follow each other in the iteration (a reorderable op reduced over
+// several dims, which the core orders with the reduced dims inside): each run is folded on its
+// own and the run values are combined in a binary cascade (a counter whose level k holds the fold
+// of 2^k runs), so the error grows with log(runs) rather than with their number, in an order fixed
+// by the shape. An output with a single run folds it straight in, as before.
+class RunCascade {
+ public:
+  explicit RunCascade(const LoopImpl& l, DType dt) : l_(l), isz_(itemsize(dt)) {}
+  void add(char* out, const char* x, std::int64_t n, std::int64_t stride) {
+    if (out != out_) flush();
+    out_ = out;
+    if (!first_x_) {
+      first_x_ = x, first_n_ = n, first_stride_ = stride;
+      return;
+    }
+    if (first_n_ > 0) {  // the second run: the first one joins the cascade now
+      push(first_x_, first_n_, first_stride_);
+      first_n_ = 0;
+    }
+    push(x, n, stride);
+  }
+  void flush() {
+    if (!out_) return;
+    if (first_n_ > 0) {
+      l_.fold(out_, first_x_, first_n_, first_stride_, l_.data);
+    } else {
+      alignas(16) unsigned char acc[16];
+      bool has = false;
+      for (int k = kLevels - 1; k >= 0; --k) {  // older (higher) levels on the left
+        if (!used_[k]) continue;
+        if (has) {
+          combine(acc, level_[k]);
+        } else {
+          std::memcpy(acc, level_[k], isz_);
+          has = true;
+        }
+        used_[k] = false;
+      }
+      if (has) combine(out_, acc);
+    }
+    out_ = nullptr;
+    first_x_ = nullptr;
+    first_n_ = 0;
+  }
+
+ private:
+  static constexpr int kLevels = 64;
+  void combine(void* left, const void* right) const {  // left = f(left, right)
+    char* args[3] = {static_cast<char*>(left), static_cast<char*>(const_cast<void*>(right)),
                      static_cast<char*>(left)};
     const std::int64_t one = 1, steps[3] = {0, 0, 0};
-    l.host(args, &one, steps, l.data);
-  };
-  c.iter.for_each_run(begin, end, [&](char** p, std::int64_t n, const std::int64_t* st) {
-    out = p[0];
-    alignas(16) unsigned char v[16];
-    std::memcpy(v, p[1], isz);
-    l.fold(reinterpret_cast<char*>(v), p[1] + st[1], n - 1, st[1], l.data);
-    int k = 0;
-    for (; used[k]; ++k) {  // carry: level k holds earlier runs, so it goes on the left
-      combine(level[k], v);
-      std::memcpy(v, level[k], isz);
-      used[k] = false;
-    }
-    std::memcpy(level[k], v, isz);
-    used[k] = true;
-  });
-  if (!out) return;
-  alignas(16) unsigned char acc[16];
-  bool has = false;
-  for (int k = kLevels - 1; k >= 0; --k) {  // older (higher) levels first
-    if (!used[k]) continue;
-    if (has) {
-      combine(acc, level[k]);
-    } else {
-      std::memcpy(acc, level[k], isz);
-      has = true;
-    }
+    l_.host(args, &one, steps, l_.data);
   }
-  combine(out, acc);
-}
+  void push(const char* x, std::int64_t n, std::int64_t stride) {
+    alignas(16) unsigned char v[16];
+    std::memcpy(v, x, isz_);
+    l_.fold(reinterpret_cast<char*>(v), x + stride, n - 1, stride, l_.data);
+    int k = 0;
+    for (; used_[k]; ++k) {  // carry: level k holds earlier runs, so it goes on the left
+      combine(level_[k], v);
+      std::memcpy(v, level_[k], isz_);
+      used_[k] = false;
+    }
+    std::memcpy(level_[k], v, isz_);
+    used_[k] = true;
+  }
+  const LoopImpl& l_;
+  std::size_t isz_;
+  char* out_ = nullptr;
+  const char* first_x_ = nullptr;
+  std::int64_t first_n_ = 0, first_stride_ = 0;
+  alignas(16) unsigned char level_[kLevels][16];
+  bool used_[kLevels] = {};
+};
 
 }  // namespace
 
 void run_reduce_range(const ReduceCall& c, std::int64_t begin, std::int64_t end) {
   const LoopImpl& l = *c.loop;
-  bool one_output = !c.ordered && c.iter.shape.size() > 1 && end - begin > c.iter.inner();
-  for (std::int64_t s : c.iter.strides[0]) one_output = one_output && s == 0;
-  if (one_output) return reduce_runs_cascade(c, begin, end);
-  c.iter.for_each_run(begin, end, [&](char** p, std::int64_t n, const std::int64_t* st) {
-    if (st[0] == 0) {
-      l.fold(p[0], p[1], n, st[1], l.data);
-    } else {
+  if (c.ordered) {  // one reduced dim, each output strictly in order
+    return c.iter.for_each_run(begin, end, [&](char** p, std::int64_t n, const std::int64_t* st) {
+      if (st[0] == 0) return l.fold(p[0], p[1], n, st[1], l.data);
       char* args[3] = {p[0], p[1], p[0]};
       const std::int64_t steps[3] = {st[0], st[1], st[0]};
       l.host(args, &n, steps, l.data);
-    }
+    });
+  }
+  RunCascade cascade(l, c.dtype);
+  c.iter.for_each_run(begin, end, [&](char** p, std::int64_t n, const std::int64_t* st) {
+    if (st[0] == 0) return cascade.add(p[0], p[1], n, st[1]);
+    cascade.flush();
+    char* args[3] = {p[0], p[1], p[0]};
+    const std::int64_t steps[3] = {st[0], st[1], st[0]};
+    l.host(args, &n, steps, l.data);
   });
+  cascade.flush();
 }
 
 void run_scan_range(const ScanCall& c, std::int64_t begin, std::int64_t end) {

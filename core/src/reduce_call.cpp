@@ -223,16 +223,24 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
     xin = filled;
   }
   Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
-  // Reorderable ops walk the input in memory order (largest strides outside): faster, and the
-  // cascade of run values keeps the error bound of a pairwise sum over transposed inputs.
+  // Reorderable ops walk the input in memory order (largest strides outside), with the kept dims
+  // outside the reduced ones unless the innermost dim in memory is a long kept one (then rows are
+  // added elementwise, as NumPy does): each output's runs then follow each other, so the host
+  // loops fold them pairwise (exec.cpp) whatever the layout, and a split over outputs on
+  // `parallel` gives the same bits.
   Array xv = xin, rv = res;
   std::vector<bool> red = reduced;
   if (op.reorderable && nd > 1) {
+    constexpr std::int64_t kLongKept = 16;
     std::vector<int> perm(nd);
     std::iota(perm.begin(), perm.end(), 0);
     std::stable_sort(perm.begin(), perm.end(), [&](int a, int b) {
       return std::llabs(xin.strides()[a]) > std::llabs(xin.strides()[b]);
     });
+    const int inner = perm[nd - 1];
+    if (reduced[inner] || x.shape()[inner] < kLongKept) {
+      std::stable_partition(perm.begin(), perm.end(), [&](int k) { return !reduced[k]; });
+    }
     xv = xin.transpose(perm);
     rv = res.transpose(perm);
     for (int k = 0; k < nd; ++k) red[k] = reduced[perm[k]];

@@ -54,7 +54,8 @@ const std::map<std::string, Trigger>& triggers() {
        }},
       {"E-TYPE-REDUCE-OUT-CAST",
        [] {
-         rt().reduce("sum")(array({1.5, 2.5}), {.out = zeros({}, DType::int32)});
+         rt().reduce("sum")(array({1.5, 2.5}),
+                            {.out = zeros({}, DType::int32), .dtype = DType::float64});
        }},
       {"E-TYPE-AT-DTYPE",
        [] {

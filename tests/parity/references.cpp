@@ -204,7 +204,17 @@ const UfuncRef* ufunc_ref(const std::string& op) { return find(ufunc_table(), op
 const ReduceRef* reduce_ref(const std::string& op) { return find(reduce_table(), op); }
 const GufuncRef* gufunc_ref(const std::string& op) { return find(gufunc_table(), op); }
 
-std::vector<IntEdge> int_edges(const std::string& op, int bits) {
+std::vector<IntEdge> int_edges(const std::string& op, int bits, bool is_unsigned) {
+  if (is_unsigned) {  // values as int64 bit patterns: -1 is the largest value (64 bits only)
+    if (bits != 64) return {};
+    const std::int64_t max = -1, top = std::numeric_limits<std::int64_t>::min();  // 2^63
+    if (op == "add") return {{{max, 1}, {0}}, {{max, max}, {-2}}, {{top, top}, {0}}};
+    if (op == "subtract") return {{{0, 1}, {max}}, {{1, max}, {2}}, {{top, 1}, {top - 1}}};
+    if (op == "multiply") return {{{max, 2}, {-2}}, {{top, 2}, {0}}, {{max, max}, {1}}};
+    if (op == "maximum") return {{{0, max}, {max}}, {{top, 1}, {top}}};
+    if (op == "minimum") return {{{0, max}, {0}}, {{top, max}, {top}}};
+    return {};
+  }
   const std::int64_t lo =
       bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (bits - 1));
   const std::int64_t hi = -(lo + 1);

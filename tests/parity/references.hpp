@@ -56,7 +56,8 @@ struct IntEdge {
 const UfuncRef* ufunc_ref(const std::string& op);
 const ReduceRef* reduce_ref(const std::string& op);
 const GufuncRef* gufunc_ref(const std::string& op);
-std::vector<IntEdge> int_edges(const std::string& op, int bits);
+// Wrap-around and extreme values; for unsigned dtypes the int64 values are bit patterns.
+std::vector<IntEdge> int_edges(const std::string& op, int bits, bool is_unsigned = false);
 
 // Higham's gamma_n = n u / (1 - n u): the relative error bound of n roundings with unit
 // roundoff u (half an ulp of 1).

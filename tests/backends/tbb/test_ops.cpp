@@ -62,7 +62,7 @@ void register_ops(loom::Registrar& r) {
   ufunc<Add, float(float, float), double(double, double)>(r, "t_add", "a + b");
   ufunc<SinExp, float(float, float), double(double, double)>(r, "t_sinexp", "sin(a) * exp(b)");
   reduce<Add, float(float, float), double(double, double)>(r, "t_sum", 0.0, "sum");
-  reduce<Max, float(float, float), double(double, double)>(r, "t_max", std::nullopt, "maximum");
+  reduce<Max, float(float, float), double(double, double)>(r, "t_max", loom::def::reorderable, "maximum");
   gufunc<SumRow, float(float), double(double)>(r, "t_sum_row", "(n,m)->(n)", "row sums");
   gufunc<Dot, float(float, float), double(double, double)>(r, "t_dot", "(n),(n)->()", "dot");
 }
