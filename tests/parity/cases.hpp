@@ -30,5 +30,7 @@ struct Case {
 void run_ufunc(Case& c);
 void run_reduce(Case& c);
 void run_gufunc(Case& c);
+// The methods of binary ufuncs (reduce, accumulate, reduceat, outer, at); no-op for other ops.
+void run_methods(Case& c);
 
 }  // namespace parity

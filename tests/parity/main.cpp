@@ -75,6 +75,7 @@ class ParityTest : public testing::Test {
     switch (op->kind) {
       case loom::OpKind::ufunc:
         run_ufunc(c);
+        run_methods(c);
         break;
       case loom::OpKind::gufunc:
         run_gufunc(c);
