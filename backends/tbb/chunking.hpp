@@ -33,6 +33,24 @@ inline constexpr std::int64_t kContiguous = 4096;
 // at a time, not one loop call per innermost run.
 inline constexpr std::int64_t kShortRun = 16;
 
+// accumulate: a reorderable op over fewer lines than this is scanned in blocks along the axis
+// (two passes); more lines run in parallel one whole line at a time (the cpu bits).
+inline constexpr std::int64_t kMinScanLines = 16;
+// Scan blocks: about this many elements each, at most kMaxScanBlocks per line (bigger blocks for
+// longer lines), so that the blocks, hence the bits, depend on the line's length alone.
+inline constexpr std::int64_t kScanBlock = 64 * 1024;
+inline constexpr std::int64_t kMaxScanBlocks = 1024;
+
+// ufunc.at's ordered path: updates are sorted into at most kAtBuckets buckets of whole index
+// ranges (2^s rows each), kAtBatch updates at a time (bounds the scratch memory and keeps it in
+// cache), in chunks of kAtChunk updates per task.
+inline constexpr std::int64_t kAtBuckets = 256;
+inline constexpr std::int64_t kAtBatch = 1 << 20;
+inline constexpr std::int64_t kAtChunk = 16 * 1024;
+// Atomic updates only when the indices span this many rows: fewer rows means threads contending
+// for the same few cache lines, where the ordered path is faster (both give the same integers).
+inline constexpr std::int64_t kAtomicMinRows = 4096;
+
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 inline std::int64_t round_up(std::int64_t a, std::int64_t m) { return ceil_div(a, m) * m; }
 

@@ -9,10 +9,12 @@
 #include <mutex>
 #include <string>
 
+#include "at_split.hpp"
 #include "chunking.hpp"
 #include "executor.hpp"
 #include "loom/plugin.hpp"
 #include "reduce_split.hpp"
+#include "scan_split.hpp"
 
 namespace loom::backend::tbb_backend {
 
@@ -79,6 +81,14 @@ class TbbBackend final : public Backend {
 
   void run_reduce(const ReduceCall& c, int) override {
     run_reduce_split(c, executor(c.iter.size()));
+  }
+
+  void run_scan(const ScanCall& c, int) override {
+    run_scan_split(c, executor(shape_size(c.outer_shape) * c.n));
+  }
+
+  void run_at(const AtCall& c, int) override {
+    run_at_split(c, executor(c.m * std::max<std::int64_t>(shape_size(c.rest), 1)));
   }
 
   // Blocks run concurrently, kChunksPerThread runs of blocks per thread; a block's threads stay

@@ -1,6 +1,7 @@
 // A tiny ops plugin for the parallel backend's tests, so that they do not depend on plugins/math.
 // Names start with "t_" so that they never clash with a real plugin's ops.
 #include <cmath>
+#include <cstdint>
 #include <optional>
 
 #include "loom/def/gufunc.hpp"
@@ -15,6 +16,13 @@ struct Add {
   template <class T>
   T operator()(T a, T b) const {
     return a + b;
+  }
+};
+
+struct Sub {
+  template <class T>
+  T operator()(T a, T b) const {
+    return a - b;
   }
 };
 
@@ -61,8 +69,18 @@ void register_ops(loom::Registrar& r) {
   using loom::def::ufunc;
   ufunc<Add, float(float, float), double(double, double)>(r, "t_add", "a + b");
   ufunc<SinExp, float(float, float), double(double, double)>(r, "t_sinexp", "sin(a) * exp(b)");
+  // The ufunc methods' three kinds of op, as NumPy declares add, subtract and maximum.
+  using i32 = std::int32_t;
+  using i64 = std::int64_t;
+  ufunc<Add, i32(i32, i32), i64(i64, i64), float(float, float), double(double, double)>(
+      r, "t_plus", "a + b (identity 0)", loom::def::identity(0));
+  ufunc<Sub, i32(i32, i32), i64(i64, i64), float(float, float), double(double, double)>(
+      r, "t_minus", "a - b (not reorderable)");
+  ufunc<Max, i64(i64, i64), float(float, float), double(double, double)>(
+      r, "t_maximum", "larger of a and b (reorderable, no identity)", loom::def::reorderable);
   reduce<Add, float(float, float), double(double, double)>(r, "t_sum", 0.0, "sum");
-  reduce<Max, float(float, float), double(double, double)>(r, "t_max", loom::def::reorderable, "maximum");
+  reduce<Max, float(float, float), double(double, double)>(r, "t_max", loom::def::reorderable,
+                                                           "maximum");
   gufunc<SumRow, float(float), double(double)>(r, "t_sum_row", "(n,m)->(n)", "row sums");
   gufunc<Dot, float(float, float), double(double, double)>(r, "t_dot", "(n),(n)->()", "dot");
 }
