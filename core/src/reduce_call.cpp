@@ -75,6 +75,15 @@ Array exact_initial(const Array& v, DType dt, const std::string& who) {
   return r;
 }
 
+// The result in out= or in the caller's memory.
+Array finish_reduction(const Target& t, const Array& shaped, const std::optional<Array>& out) {
+  if (out) {
+    t.copy(shaped, *out);
+    return *out;
+  }
+  return t.on_device() && !t.device_mode ? t.rt->to_host(shaped, t.stream) : shaped;
+}
+
 }  // namespace
 
 const Loop& pick_reduce_loop(const OpDesc& op, Family family, const Array& x,
@@ -191,11 +200,6 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
       throw ValueError(who + " has no identity, so where= needs initial= (NumPy: 'to use a where " +
                        "mask one has to specify initial')");
     }
-    if (!op.identity && !op.reorderable) {
-      throw ValueError(who + ": where= with initial= on an op that has no identity and is not " +
-                       "reorderable is not supported yet (loom fills masked-out elements with " +
-                       "the start value); reduce the selected elements instead");
-    }
     try {
       (void)mask->broadcast_to(x.shape());
     } catch (const ShapeError&) {
@@ -213,6 +217,16 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   // without one, for idempotent ones such as max and min).
   Array xin = t.cast(x, dt);
   if (t.on_device()) xin = t.to_device(xin);
+  const LoopImpl& impl = loop.impl[static_cast<int>(t.family)];
+  if (mask && !op.identity && !op.reorderable) {
+    // No value stands in for a masked-out element: fold the selected ones of each output.
+    Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
+    t.copy(*start, res);
+    int axis = -1;
+    for (int k = 0; k < nd; ++k) axis = reduced[k] ? k : axis;
+    masked_ordered_fold(t, impl, dt, xin, mask->device().is_host() ? *mask : t.rt->to_host(*mask), axis, res);
+    return finish_reduction(t, res.reshape(final_shape), o.out);
+  }
   if (mask) {
     Array filled = t.on_device() ? t.rt->empty(x.shape(), dt, t.device_name(), t.stream)
                                  : empty(x.shape(), dt);
@@ -245,7 +259,6 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
     rv = res.transpose(perm);
     for (int k = 0; k < nd; ++k) red[k] = reduced[perm[k]];
   }
-  const LoopImpl& impl = loop.impl[static_cast<int>(t.family)];
   auto run = [&](const Array& part, const Array& into, bool hand_start) {
     // folds `part` into `into` (reduced dims broadcast), or with hand_start into start (op) part
     const Array ops[] = {into.broadcast_to(part.shape()), part};
@@ -282,12 +295,7 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
       v = v.slice(k, 0, 1);
     }
   }
-  Array shaped = res.reshape(final_shape);
-  if (o.out) {
-    t.copy(shaped, *o.out);
-    return *o.out;
-  }
-  return t.on_device() && !t.device_mode ? t.rt->to_host(shaped, t.stream) : shaped;
+  return finish_reduction(t, res.reshape(final_shape), o.out);
 }
 
 }  // namespace detail
