@@ -5,6 +5,7 @@
 #include <string>
 
 #include "catalogue.hpp"
+#include "loom/exec.hpp"
 #include "loom/runtime.hpp"
 #include "loom/view.hpp"
 
@@ -59,6 +60,29 @@ inline Runtime& kernel_rt() {
   (void)loaded;
   return r;
 }
+
+// The runtime a user gets plus a binary ufunc whose only loop is float64(int32,int32)
+// (cat_ratio), loaded once.
+inline Runtime& mixed_rt() {
+  static Runtime r;
+  static const bool loaded = (r.load_library(kCatDir + "/libloom_cat_mixed_loop.so"), true);
+  (void)loaded;
+  return r;
+}
+
+// A device-family backend that keeps Backend's default run_scan / run_at, which call the loop's
+// device_scan / device_at: what a CUDA-family backend meets in a loop a plugin filled by hand
+// without them. Only the methods' defaults are called on it.
+class DeviceDefaults final : public Backend {
+ public:
+  std::string name() const override { return "device_defaults"; }
+  std::string target() const override { return "device_defaults"; }
+  Family family() const override { return Family::cuda; }
+  Availability availability() const override { return {}; }
+  void run_elementwise(const ElementwiseCall&, int) override {}
+  void run_gufunc(const GufuncCall&, int) override {}
+  void run_reduce(const ReduceCall&, int) override {}
+};
 
 // add_kernel on three float32 arrays of 8 elements with this configuration.
 inline void launch_add(Runtime& r, const LaunchConfig& c) {

@@ -57,6 +57,22 @@ const std::map<std::string, Trigger>& triggers() {
          rt().reduce("sum")(array({1.5, 2.5}),
                             {.out = zeros({}, DType::int32), .dtype = DType::float64});
        }},
+      {"E-TYPE-WHERE-NOT-BOOL",
+       [] {
+         rt().ufunc("add")(array({1.0, 5.0}), 10.0, {.where = array({1.0, 0.0})});
+       }},
+      {"E-TYPE-REDUCE-LOOP-NOT-BINARY",
+       [] { mixed_rt().ufunc("cat_ratio").reduce(zeros({3}, DType::int32)); }},
+      {"E-TYPE-METHOD-OUT-CAST",
+       [] {
+         rt().ufunc("add").accumulate(array({1.5, 2.5}),
+                                      {.out = zeros({2}, DType::int32), .dtype = DType::float64});
+       }},
+      {"E-TYPE-REDUCEAT-INDICES",
+       [] {
+         rt().ufunc("add").reduceat(arange(0.0, 8.0), array({0.0, 2.0}));
+       }},
+      {"E-TYPE-UFUNC-AT-INDICES", [] { rt().ufunc("add").at(zeros({4}), array({1.0}), 1.0); }},
       {"E-TYPE-AT-DTYPE",
        [] {
          array({1.0, 2.0}).at<float>(0);
@@ -111,6 +127,15 @@ const std::map<std::string, Trigger>& triggers() {
        [] {
          rt().reduce("sum")(zeros({2, 3}), {.axis = {0}, .out = zeros({2})});
        }},
+      {"E-SHAPE-REDUCE-WHERE",
+       [] {
+         rt().reduce("sum")(zeros({2, 3}), {.where = full({4}, true)});
+       }},
+      {"E-SHAPE-METHOD-OUT", [] { rt().ufunc("add").accumulate(zeros({3}), {.out = zeros({2})}); }},
+      {"E-SHAPE-UFUNC-AT-B",
+       [] {
+         rt().ufunc("add").at(zeros({4}), array<std::int64_t>({0, 1}), array({1.0, 2.0, 3.0}));
+       }},
       {"E-SHAPE-COPY-TO",
        [] {
          rt().copy_to(fake_device({2, 3}), zeros({3}));
@@ -128,12 +153,6 @@ const std::map<std::string, Trigger>& triggers() {
        [] {
          rt().gufunc("sum_row")(zeros({2, 3}), {.where = array<bool>({true, false})});
        }},
-      {"E-VALUE-WHERE-DEVICE",
-       [] {
-         need_gpu();
-         rt().ufunc("add")(zeros({2}), zeros({2}),
-                           {.target = "cuda", .where = array<bool>({true, false})});
-       }},
       {"E-VALUE-GUFUNC-OUT-DIM", [] { test_rt().gufunc("t_fill")(array({1.0})); }},
       {"E-VALUE-AXIS",
        [] {
@@ -142,6 +161,34 @@ const std::map<std::string, Trigger>& triggers() {
       {"E-VALUE-AXIS-TWICE",
        [] {
          rt().reduce("sum")(zeros({2, 3}), {.axis = {1, -1}});
+       }},
+      {"E-VALUE-NOT-BINARY", [] { rt().ufunc("sqrt").reduce(zeros({3})); }},
+      {"E-VALUE-NOT-REORDERABLE",
+       [] {
+         rt().ufunc("subtract").reduce(zeros({2, 3}), {.axis = {0, 1}});
+       }},
+      {"E-VALUE-REDUCE-WHERE-NO-INITIAL",
+       [] {
+         rt().ufunc("maximum").reduce(array({1.0, 5.0, 3.0}),
+                                      {.where = array<bool>({true, false, true})});
+       }},
+      {"E-VALUE-INITIAL-RANGE",
+       [] { rt().reduce("max")(zeros({0}, DType::int32), {.initial = 1e30}); }},
+      {"E-VALUE-METHOD-AXIS", [] { rt().ufunc("add").accumulate(zeros({3}), {.axis = 1}); }},
+      {"E-VALUE-ACCUMULATE-0D", [] { rt().ufunc("add").accumulate(zeros({})); }},
+      {"E-VALUE-REDUCEAT-0D",
+       [] { rt().ufunc("add").reduceat(zeros({}), array<std::int64_t>({0})); }},
+      {"E-VALUE-REDUCEAT-INDICES-NDIM",
+       [] {
+         rt().ufunc("add").reduceat(zeros({8}),
+                                    from_vector(std::vector<std::int64_t>{0, 1}, {1, 2}));
+       }},
+      {"E-VALUE-UFUNC-AT-0D",
+       [] { rt().ufunc("add").at(zeros({}), array<std::int64_t>({0}), 1.0); }},
+      {"E-VALUE-UFUNC-AT-INDICES-NDIM",
+       [] {
+         rt().ufunc("add").at(zeros({4}), from_vector(std::vector<std::int64_t>{0, 1}, {1, 2}),
+                              1.0);
        }},
       {"E-VALUE-EMPTY-REDUCE", [] { rt().reduce("max")(zeros({0})); }},
       {"E-VALUE-EMPTY-ARRAY", [] { rt().ufunc("add")(Array(), zeros({2})); }},
@@ -220,6 +267,39 @@ const std::map<std::string, Trigger>& triggers() {
                       ResolveRequest{Family::host, in, weak, std::nullopt, "", Casting::same_kind});
        }},
       {"E-LOOKUP-KERNEL", [] { rt().kernel("frobnicate"); }},
+      {"E-LOOKUP-DEVICE-SCAN",
+       [] {
+         // Backend::run_scan's default on a device backend, given a CUDA loop filled by hand
+         // without device_scan (def::ufunc's CUDA half always sets it).
+         DeviceDefaults b;
+         const LoopImpl loop;
+         double x[2] = {1, 2}, out[2];
+         ScanCall c{};
+         c.out = reinterpret_cast<char*>(out);
+         c.x = reinterpret_cast<const char*>(x);
+         c.n = 2;
+         c.out_step = c.x_step = sizeof(double);
+         c.loop = &loop;
+         c.dtype = DType::float64;
+         b.run_scan(c, 0);
+       }},
+      {"E-LOOKUP-DEVICE-AT",
+       [] {
+         // Backend::run_at's default on a device backend, given a CUDA loop without device_at.
+         DeviceDefaults b;
+         const LoopImpl loop;
+         double a[2] = {0, 0}, v = 1;
+         const std::int64_t idx[1] = {0};
+         AtCall c{};
+         c.a = reinterpret_cast<char*>(a);
+         c.a_step = sizeof(double);
+         c.idx = idx;
+         c.m = 1;
+         c.b = reinterpret_cast<const char*>(&v);
+         c.loop = &loop;
+         c.dtype = DType::float64;
+         b.run_at(c, 0);
+       }},
       {"E-LOOKUP-KERNEL-FAMILY",
        [] {
          // A kernel with only a CUDA half (a stand-in built by the host compiler) on cpu.
@@ -364,6 +444,11 @@ const std::map<std::string, Trigger>& triggers() {
       {"E-KERNEL-STACK",
        [] { internal("mapping a 64 KiB fiber stack fails only when address space runs out"); }},
       // IndexError
+      {"E-INDEX-REDUCEAT",
+       [] {
+         rt().ufunc("add").reduceat(arange(0.0, 8.0), array<std::int64_t>({0, 8}));
+       }},
+      {"E-INDEX-UFUNC-AT", [] { rt().ufunc("add").at(zeros({4}), array<std::int64_t>({7}), 1.0); }},
       {"E-INDEX-VIEW",
        [] {
          Array out = zeros({10}, DType::float32);
