@@ -20,18 +20,31 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
                     " (NumPy: arrays used as indices must be of integer type)");
   }
   if (indices.ndim() > 1) throw ValueError(who + ": indices must be 0-d or 1-d, got " + indices.str());
-  const Array hidx = indices.device().is_host() ? indices : rt_->to_host(indices);
-  std::vector<std::int64_t> idx = hidx.to_vector<std::int64_t>();
+  // The indices as checked, non-negative int64 in one contiguous host array: the caller's own
+  // array when it already is one (no copy), else a converted copy.
   const std::int64_t n0 = a.shape()[0];
-  for (auto& i : idx) {
-    const std::int64_t orig = i;
-    if (i < 0) i += n0;
-    if (i < 0 || i >= n0) {
-      throw IndexError(who + ": index " + std::to_string(orig) +
-                       " is out of bounds for axis 0 with size " + std::to_string(n0));
+  Array hidx = indices.device().is_host() ? indices : rt_->to_host(indices);
+  if (hidx.dtype() != DType::int64 || !hidx.is_c_contiguous() || hidx.buffer() == a.buffer()) {
+    hidx = hidx.astype(DType::int64);  // a copy: also when the updates could change the indices
+  }
+  bool negative = false;
+  {
+    const auto* p = reinterpret_cast<const std::int64_t*>(hidx.data());
+    for (std::int64_t j = 0, m = hidx.size(); j < m; ++j) {
+      const std::int64_t i = p[j];
+      negative = negative || i < 0;
+      if (i < -n0 || i >= n0) {
+        throw IndexError(who + ": index " + std::to_string(i) +
+                         " is out of bounds for axis 0 with size " + std::to_string(n0));
+      }
     }
   }
-  const std::int64_t m = static_cast<std::int64_t>(idx.size());
+  if (negative) {
+    hidx = hidx.copy();
+    auto* p = reinterpret_cast<std::int64_t*>(hidx.data());
+    for (std::int64_t j = 0, m = hidx.size(); j < m; ++j) p[j] += p[j] < 0 ? n0 : 0;
+  }
+  const std::int64_t m = hidx.size();
   Shape rest(a.shape().begin() + 1, a.shape().end());
   Shape bshape = rest;
   if (indices.ndim() == 1) bshape.insert(bshape.begin(), m);
@@ -60,7 +73,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   }
   if (t.on_device()) bin = t.to_device(bin);
   if (m > 0 && shape_size(rest) > 0) {
-    Array didx = from_vector(idx);
+    Array didx = hidx;
     if (t.on_device()) didx = t.to_device(didx);
     // A 0-d index: one update with b of a's trailing shape.
     const bool one = indices.ndim() == 0;
