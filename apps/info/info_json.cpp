@@ -75,6 +75,7 @@ nlohmann::ordered_json op_json(const Runtime& rt, const OpDesc& op) {
        op.layout ? nlohmann::ordered_json(op.layout->str()) : nlohmann::ordered_json(nullptr)},
       {"identity",
        op.identity ? nlohmann::ordered_json(*op.identity) : nlohmann::ordered_json(nullptr)},
+      {"reorderable", op.reorderable},
       {"signatures", sigs},
       {"doc", op.doc},
       {"plugins", op.plugins},

@@ -26,10 +26,14 @@ std::string arity(const OpDesc& op) {
 
 std::string extra(const OpDesc& op) {
   if (op.layout) return "layout " + op.layout->str();
-  if (op.kind == OpKind::reduce) {
-    if (!op.identity) return "no identity";
+  // Reductions and binary ufuncs (their reduce / accumulate / at methods): NumPy's declarations.
+  if (op.kind == OpKind::reduce || (op.nin == 2 && op.nout == 1)) {
     std::ostringstream s;
-    s << "identity " << *op.identity;
+    if (op.identity) {
+      s << "identity " << *op.identity;
+    } else {
+      s << (op.reorderable ? "reorderable, no identity" : "in order, no identity");
+    }
     return s.str();
   }
   return "";

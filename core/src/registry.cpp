@@ -161,6 +161,12 @@ void Registry::merge(Registrar& staged, const std::string& plugin) {
       throw PluginError("plugin " + plugin + " registers op '" + d.name + "' as a " + name(d.kind) +
                         " unlike the one from " + old.plugins);
     }
+    // Both families must reduce the same way, or cpu and cuda would answer differently.
+    if (old.identity != d.identity || old.reorderable != d.reorderable) {
+      throw PluginError("plugin " + plugin + " declares op '" + d.name +
+                        "' with another identity or reorderability than " + old.plugins +
+                        " does; declare the same ReduceTraits in every build of the op");
+    }
     OpDesc next = old;
     next.cache = std::make_shared<OpDesc::Cache>();
     next.plugins += ", " + plugin;
