@@ -97,6 +97,12 @@ struct Neg {
     return -a;
   }
 };
+struct Plus {
+  template <class T>
+  T operator()(T a, T b) const {
+    return a + b;
+  }
+};
 struct Dot2 {  // views of ranks (1),(1)->(1)
   template <class T>
   void operator()(View<const T, 1> a, View<const T, 1>, View<T, 1> out) const {

@@ -346,6 +346,16 @@ const std::map<std::string, Trigger>& triggers() {
          registry.merge(a, "liba.so");
          registry.merge(b, "libb.so");
        }},
+      {"E-PLUGIN-TRAITS-MISMATCH",
+       [] {
+         // Two builds of one op (another loop each) that reduce differently.
+         Registry registry;
+         Registrar a(Family::host), b(Family::host);
+         def::ufunc<Plus, double(double, double)>(a, "op", "", def::identity(0));
+         def::ufunc<Plus, float(float, float)>(b, "op", "", def::reorderable);
+         registry.merge(a, "liba.so");
+         registry.merge(b, "libb.so");
+       }},
       {"E-PLUGIN-DUPLICATE",
        [] {
          Runtime r = fresh_test_rt();
