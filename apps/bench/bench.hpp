@@ -27,6 +27,10 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
 // device: device arrays (cuda targets); host targets pass false.
 void register_kernel_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                            bool device);
+// The ufunc methods' cases (apps/bench/method_cases.cpp): add_accumulate, add_at_100000bins and
+// subtract_reduce_axis1; device targets (device=true) on device arrays, labelled with the target.
+void register_method_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                           bool device);
 // Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
 void register_baselines(const Sizes& sizes);
 

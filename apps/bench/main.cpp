@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
       const bool device = rt.resolve_target(t.target).first->family() != loom::Family::host;
       if (device) loom::bench::register_loom_cases(rt, t.target, sizes, /*device=*/true);
       loom::bench::register_kernel_cases(rt, t.target, sizes, device);
+      loom::bench::register_method_cases(rt, t.target, sizes, device);
     }
     loom::bench::register_baselines(sizes);
   } catch (const loom::Error& e) {

@@ -11,6 +11,7 @@
 #include "at_split.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -101,8 +102,16 @@ ScatterFn scatter_for(std::size_t size, bool with_j) {
 }
 
 void ordered_buckets(const AtCall& c, const Executor& ex, std::int64_t hi) {
-  int shift = 0;  // buckets of 2^shift rows: at most kAtBuckets of them
-  while ((hi >> shift) + 1 > kAtBuckets) ++shift;
+  // Buckets of 2^shift rows: a few per thread (few write streams in the scatter), more when a
+  // bucket's rows would not stay in a core's cache, at most kAtBuckets. The result does not depend
+  // on the count: every row's updates stay in one bucket, in order.
+  const std::int64_t row_bytes =
+      std::max<std::int64_t>(std::abs(c.a_step), static_cast<std::int64_t>(itemsize(c.dtype)));
+  const std::int64_t want = std::min(
+      kAtBuckets,
+      std::max(ex.threads() * kChunksPerThread, ceil_div((hi + 1) * row_bytes, kAtBucketBytes)));
+  int shift = 0;
+  while ((hi >> shift) + 1 > want) ++shift;
   const std::int64_t nb = (hi >> shift) + 1;
   if (nb < 2) return run_at_serial(c);  // one bucket: nothing to spread
   const bool one_d = c.rest.empty();

@@ -29,6 +29,9 @@ inline constexpr std::int64_t kMinReduceRows = 16;
 // task that reads short pieces of many rows defeats the prefetchers (3.5x slower than serial).
 inline constexpr std::int64_t kMinOutputPieces = 16;
 inline constexpr std::int64_t kContiguous = 4096;
+// A non-reorderable reduction (never split along a reduced dim) is split over its outputs in pieces
+// down to this many contiguous elements of input, where the rule above finds too few pieces.
+inline constexpr std::int64_t kOrderedContiguous = 256;
 // Chunks of a reduction whose innermost dim is kept and shorter than this are reduced one output
 // at a time, not one loop call per innermost run.
 inline constexpr std::int64_t kShortRun = 16;
@@ -42,9 +45,11 @@ inline constexpr std::int64_t kScanBlock = 64 * 1024;
 inline constexpr std::int64_t kMaxScanBlocks = 1024;
 
 // ufunc.at's ordered path: updates are sorted into at most kAtBuckets buckets of whole index
-// ranges (2^s rows each), kAtBatch updates at a time (bounds the scratch memory and keeps it in
-// cache), in chunks of kAtChunk updates per task.
+// ranges (2^s rows each; about kChunksPerThread per thread), kAtBatch updates at a time (bounds the
+// scratch memory and keeps it in cache), in chunks of kAtChunk updates per task.
 inline constexpr std::int64_t kAtBuckets = 256;
+// The rows of a bucket span at most about this many bytes of a when there are enough buckets.
+inline constexpr std::int64_t kAtBucketBytes = 256 * 1024;
 inline constexpr std::int64_t kAtBatch = 1 << 20;
 inline constexpr std::int64_t kAtChunk = 16 * 1024;
 // Atomic updates only when the indices span this many rows: fewer rows means threads contending

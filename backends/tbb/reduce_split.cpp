@@ -5,6 +5,8 @@
 //  - otherwise along the longest reduced dim, in chunks whose boundaries depend only on the shape:
 //    chunk 0 folds into the output, every other chunk into a partial that starts from the chunk's
 //    first element, and the partials are combined in a fixed binary tree, then into the output.
+// A non-reorderable op (ReduceCall::ordered) is only ever cut the first way, with shorter pieces
+// if need be, so that every output is folded strictly in order (the cpu bits).
 #include "reduce_split.hpp"
 
 #include <cstdlib>
@@ -178,13 +180,23 @@ void run_reduce_split(const ReduceCall& c, const Executor& ex) {
     const std::int64_t min_piece = k == 0 ? 1 : ceil_div(kContiguous, unit);
     if (shape[k] / min_piece >= kMinOutputPieces) return split_outputs(c, ex, k, min_piece);
   }
+  // A non-reorderable op folds each output strictly in order: never split one output's fold.
+  // Rather than run serially, split over the outputs in shorter contiguous pieces.
+  if (c.ordered) {
+    unit = n;
+    for (int k = 0; k < nd; ++k) {
+      unit /= shape[k];
+      if (reduced[k]) continue;
+      const std::int64_t min_piece = k == 0 ? 1 : ceil_div(kOrderedContiguous, unit);
+      if (shape[k] / min_piece >= 2) return split_outputs(c, ex, k, min_piece);
+    }
+    return run_reduce_range(c, 0, n);
+  }
   int r = -1;  // else along the longest reduced dim (the outermost of equals)
   for (int k = 0; k < nd; ++k) {
     if (reduced[k] && (r < 0 || shape[k] > shape[r])) r = k;
   }
   if (r < 0) return run_reduce_range(c, 0, n);  // nothing reduced (cannot happen; be safe)
-  // A non-reorderable op folds each output strictly in order: never split one output's fold.
-  if (c.ordered) return run_reduce_range(c, 0, n);
   std::int64_t rows = std::max(
       {ceil_div(kReduceChunk, n / shape[r]), ceil_div(shape[r], kMaxReduceChunks), kMinReduceRows});
   if (r == nd - 1) rows = round_up(rows, kAlign);

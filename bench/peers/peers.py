@@ -651,6 +651,87 @@ def reduce_runners(P, op):
             "numba_cuda_host": numba_cuda_host, "cupy": cupy_, "cupy_host": cupy_host}
 
 
+# The ufunc methods (issue 11): loom-bench's add_accumulate, add_at_100000bins and
+# subtract_reduce_axis1 cases (apps/bench/method_cases.cpp). NumPy and CuPy only: Numba has no
+# parallel or CUDA scan, scatter-add or non-reorderable reduce of its own to compare with.
+
+AT_BINS, AT_UPDATES = 100_000, 10_000_000
+REDUCE_SHAPE = (4096, 4096)
+
+
+def accumulate_runners(P):
+    """np.cumsum(x) / cupy.cumsum(x): the result allocated by every call, as loom-bench's case."""
+
+    def numpy_(inp):
+        (x,) = inp
+        return (lambda: np.cumsum(x)), "host"
+
+    def cupy_(inp):
+        (x,) = inp
+        cp = P.cp
+        dx = cp.asarray(x)
+        return (lambda: cp.cumsum(dx)), "cupy"
+
+    return {"numpy": numpy_, "cupy": cupy_}
+
+
+def at_runners(P):
+    """np.add.at(a, idx, b) / cupyx.scatter_add(a, idx, b) (cupy.add.at where cupyx has none), in
+    place and repeated on the same bins as loom-bench does. In-place calls return the bins after
+    the warm-up, not one call's result, so each runner checks one call on zero bins itself
+    (exactly for NumPy, within 1e-12 for CuPy's atomics) and raises if it differs."""
+
+    def check(got, want, exact, who):
+        got = np.asarray(got)
+        if exact:
+            ok = np.array_equal(got, want)
+        else:
+            ok = np.max(np.abs(got - want) / np.maximum(np.abs(want), 1.0)) <= 1e-12
+        if not ok:
+            raise AssertionError(f"{who}: one call on zero bins differs from np.add.at's")
+
+    def numpy_(inp):
+        idx, b, want = inp
+        a = np.zeros(AT_BINS)
+        np.add.at(a, idx, b)
+        check(a, want, True, "np.add.at")
+        return (lambda: np.add.at(a, idx, b)), "host"
+
+    def cupy_(inp):
+        idx, b, want = inp
+        cp = P.cp
+        try:
+            import cupyx
+            scatter = cupyx.scatter_add
+        except (ImportError, AttributeError):
+            scatter = cp.add.at
+        da, di, db = cp.zeros(AT_BINS), cp.asarray(idx), cp.asarray(b)
+        scatter(da, di, db)
+        check(cp.asnumpy(da), want, False, "cupyx.scatter_add")
+        return (lambda: scatter(da, di, db)), "cupy"
+
+    return {"numpy": numpy_, "cupy": cupy_}
+
+
+def subtract_reduce_runners(P):
+    """np.subtract.reduce(x, axis=1, out=o): NumPy's in-order fold per row. CuPy's ufuncs have
+    reduce only in recent versions; where it is missing or refuses, the entry is an error."""
+
+    def numpy_(inp):
+        (x,) = inp
+        out = np.empty(x.shape[0])
+        return (lambda: np.subtract.reduce(x, axis=1, out=out)), "host"
+
+    def cupy_(inp):
+        (x,) = inp
+        cp = P.cp
+        dx = cp.asarray(x)
+        dout = cp.empty(x.shape[0])
+        return (lambda: cp.subtract.reduce(dx, axis=1, out=dout)), "cupy"
+
+    return {"numpy": numpy_, "cupy": cupy_}
+
+
 def one_element_runners(P, with_out):
     """The dispatch overhead: one float64 add, host time per call (the GPU ones on device
     arrays, timed with perf_counter: k calls back to back, one synchronize at the end)."""
@@ -924,6 +1005,32 @@ def build_groups(P, S):
 
     groups.append(Group(f"kernel_hypot_stride/float32/{size_label(n)}", uniform_pair(n), np.hypot,
                         nbytes(n, f32, 3), n, 1e-6, hypot_runners(P)))
+
+    # The ufunc methods: add.accumulate of uniform(-1, 1) float32 (64M, 4M when small), checked
+    # against a float64 running sum (a float32 scan drifts; NumPy's own does too); add.at of 1e7
+    # uniform [0, 1) float64 values at uniform random indices into 1e5 bins; subtract.reduce of
+    # uniform [0, 1) float64 (4096, 4096) along the last axis.
+    n = S.large_n
+    groups.append(Group(f"add_accumulate/float32/{size_label(n)}",
+                        lambda n=n: [np.random.default_rng(111).uniform(-1, 1, n).astype(f32)],
+                        lambda x: np.cumsum(x, dtype=np.float64), nbytes(n, f32, 2), n, 1e-2,
+                        accumulate_runners(P)))
+
+    def at_inputs():
+        rng = np.random.default_rng(121)
+        idx = rng.integers(0, AT_BINS, AT_UPDATES)
+        b = rng.random(AT_UPDATES)
+        want = np.zeros(AT_BINS)
+        np.add.at(want, idx, b)
+        return [idx, b, want]
+
+    groups.append(Group(f"add_at_{AT_BINS}bins/float64/{AT_UPDATES}", at_inputs, None,
+                        AT_UPDATES * 16 + AT_BINS * 16, AT_UPDATES, 0.0, at_runners(P)))
+    n = math.prod(REDUCE_SHAPE)
+    groups.append(Group(f"subtract_reduce_axis1/float64/{shape_label(REDUCE_SHAPE)}",
+                        lambda: [np.random.default_rng(131).random(REDUCE_SHAPE)],
+                        lambda x: np.subtract.reduce(x, axis=1), (n + REDUCE_SHAPE[0]) * 8, n,
+                        1e-9, subtract_reduce_runners(P)))
 
     # Bandwidth ceilings: copy of loom-bench's baseline_memcpy size (joins with it), and of
     # 256 MiB whatever the size (the copy bandwidth the issues' goals are read against).
