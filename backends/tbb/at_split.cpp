@@ -4,10 +4,10 @@
 //    integer adds, products, max, ... gives the same integers);
 //  - sub-array updates (a has more than one dim) of at least kMinChunk elements each: split over
 //    the sub-array's elements, every task applying all updates to its slice, in order;
-//  - otherwise the ordered path: the updates are sorted (a stable counting sort, in parallel) into
-//    buckets of whole index ranges, and each bucket applies its updates in their original order
-//    with the loop's `at`. Every element of a lives in one bucket and sees its updates in the
-//    serial order, so its value has the serial bits.
+//  - otherwise the ordered path: every chunk of updates is sorted on its own (a stable counting
+//    sort, chunks in parallel) into buckets of whole index ranges; then each bucket applies its
+//    run of every chunk, chunks in order, with the loop's `at`. Every element of a lives in one
+//    bucket and sees its updates in the serial order, so its value has the serial bits.
 #include "at_split.hpp"
 
 #include <algorithm>
@@ -64,115 +64,133 @@ void split_rest(const AtCall& c, const Executor& ex, std::int64_t inner) {
   });
 }
 
-// Scatter of one chunk of updates into the sorted order: the index and a payload of S bytes,
-// b's element (1-d a) or the update's number j (sub-arrays: WithJ).
-template <std::size_t S, bool WithJ>
-void scatter(const AtCall& c, std::int64_t j0, std::int64_t j1, int shift, std::int64_t* pos,
-             std::int64_t* sidx, unsigned char* payload) {
-  static_assert(!WithJ || S == sizeof(std::int64_t));
+// A stable counting sort of updates [j0, j1) by bucket (idx >> shift) into `sidx` (the indices)
+// and `payload` (S bytes per update: b's element for a 1-d a, the update's number j for sub-arrays,
+// nothing when b is broadcast), which hold j1 - j0 entries; bounds[k] .. bounds[k + 1] is bucket
+// k's run. The chunk's indices are read twice, the second time from cache.
+enum class Payload : std::uint8_t { none, b, j };
+
+template <std::size_t S, Payload P>
+void sort_chunk(const AtCall& c, std::int64_t j0, std::int64_t j1, int shift, std::int64_t nb,
+                std::int64_t* bounds, std::int64_t* __restrict sidx,
+                unsigned char* __restrict payload) {
+  // Locals: the stores below could alias `c` as far as the compiler knows.
+  const std::int64_t* __restrict const idx = c.idx;
+  const char* const b = c.b;
+  const std::int64_t b_step = c.b_step;
+  std::int64_t pos[kAtBuckets + 1] = {};
+  for (std::int64_t j = j0; j < j1; ++j) ++pos[idx[j] >> shift];
+  std::int64_t q = 0;
+  for (std::int64_t k = 0; k < nb; ++k) {
+    bounds[k] = q;
+    q += pos[k];
+    pos[k] = bounds[k];
+  }
+  bounds[nb] = q;
   for (std::int64_t j = j0; j < j1; ++j) {
-    const std::int64_t i = c.idx[j];
-    const std::int64_t q = pos[i >> shift]++;
-    sidx[q] = i;
-    if constexpr (WithJ) {
-      std::memcpy(payload + q * S, &j, S);
-    } else {
-      std::memcpy(payload + q * S, c.b + j * c.b_step, S);
+    const std::int64_t i = idx[j];
+    const std::int64_t at = pos[i >> shift]++;
+    sidx[at] = i;
+    if constexpr (P == Payload::b) {
+      std::memcpy(payload + at * S, b + j * b_step, S);
+    } else if constexpr (P == Payload::j) {
+      static_assert(S == sizeof(std::int64_t));
+      std::memcpy(payload + at * S, &j, S);
     }
   }
 }
 
-using ScatterFn = void (*)(const AtCall&, std::int64_t, std::int64_t, int, std::int64_t*,
-                           std::int64_t*, unsigned char*);
+using SortFn = void (*)(const AtCall&, std::int64_t, std::int64_t, int, std::int64_t, std::int64_t*,
+                        std::int64_t*, unsigned char*);
 
-ScatterFn scatter_for(std::size_t size, bool with_j) {
-  if (with_j) return &scatter<sizeof(std::int64_t), true>;
+SortFn sort_for(Payload p, std::size_t size) {
+  if (p == Payload::none) return &sort_chunk<0, Payload::none>;
+  if (p == Payload::j) return &sort_chunk<sizeof(std::int64_t), Payload::j>;
   switch (size) {
     case 1:
-      return &scatter<1, false>;
+      return &sort_chunk<1, Payload::b>;
     case 2:
-      return &scatter<2, false>;
+      return &sort_chunk<2, Payload::b>;
     case 4:
-      return &scatter<4, false>;
+      return &sort_chunk<4, Payload::b>;
     case 8:
-      return &scatter<8, false>;
+      return &sort_chunk<8, Payload::b>;
     default:
-      return &scatter<16, false>;  // complex128, the largest dtype
+      return &sort_chunk<16, Payload::b>;  // complex128, the largest dtype
   }
 }
 
+// The sort's scratch, kept by each calling thread for its next call: a fresh one per call would
+// cost a page fault per 4 KiB on every call (as much as the sort itself). At most kAtBatch
+// updates' worth: 8 bytes of index and up to 16 of payload each (24 MiB).
+struct Scratch {
+  std::unique_ptr<unsigned char[]> mem;
+  std::int64_t bytes = 0;
+  unsigned char* get(std::int64_t n) {
+    if (n > bytes) {
+      mem.reset(new unsigned char[n]);
+      bytes = n;
+    }
+    return mem.get();
+  }
+};
+
 void ordered_buckets(const AtCall& c, const Executor& ex, std::int64_t hi) {
-  // Buckets of 2^shift rows: a few per thread (few write streams in the scatter), more when a
-  // bucket's rows would not stay in a core's cache, at most kAtBuckets. The result does not depend
-  // on the count: every row's updates stay in one bucket, in order.
+  // Buckets of 2^shift rows: several per thread (the last bucket's work is what the others wait
+  // for), more when a bucket's rows would not stay in a core's cache, at most kAtBuckets. The
+  // result does not depend on the count: every row's updates stay in one bucket, in order.
   const std::int64_t row_bytes =
       std::max<std::int64_t>(std::abs(c.a_step), static_cast<std::int64_t>(itemsize(c.dtype)));
   const std::int64_t want = std::min(
       kAtBuckets,
-      std::max(ex.threads() * kChunksPerThread, ceil_div((hi + 1) * row_bytes, kAtBucketBytes)));
+      std::max(ex.threads() * kAtBucketsPerThread, ceil_div((hi + 1) * row_bytes, kAtBucketBytes)));
   int shift = 0;
   while ((hi >> shift) + 1 > want) ++shift;
   const std::int64_t nb = (hi >> shift) + 1;
   if (nb < 2) return run_at_serial(c);  // one bucket: nothing to spread
   const bool one_d = c.rest.empty();
-  // 1-d a with a broadcast b (b_step 0): the sorted updates all read the same b element.
-  const bool carry_b = one_d && c.b_step != 0;
-  const std::size_t psz = one_d ? itemsize(c.dtype) : sizeof(std::int64_t);
-  const ScatterFn scat = scatter_for(psz, !one_d);
+  // A 1-d a with a broadcast b (b_step 0) moves only the indices; sub-arrays move j.
+  const Payload what = !one_d ? Payload::j : c.b_step != 0 ? Payload::b : Payload::none;
+  const std::int64_t psz = what == Payload::none ? 0
+                           : what == Payload::j  ? static_cast<std::int64_t>(sizeof(std::int64_t))
+                                                 : static_cast<std::int64_t>(itemsize(c.dtype));
+  const SortFn sort = sort_for(what, static_cast<std::size_t>(psz));
   const std::int64_t batch = std::min(c.m, kAtBatch);
-  const std::unique_ptr<std::int64_t[]> sidx(new std::int64_t[batch]);
-  const std::unique_ptr<unsigned char[]> payload(
-      new unsigned char[(carry_b || !one_d) ? batch * psz : 0]);
-  // counts[p][k] of chunk p and bucket k, rows padded to a cache line; start[k] of bucket k.
-  const std::int64_t row = round_up(nb, 8);
+  static thread_local Scratch scratch;
+  unsigned char* const mem = scratch.get(batch * (8 + psz));
+  auto* const sidx = reinterpret_cast<std::int64_t*>(mem);
+  unsigned char* const payload = mem + batch * 8;
   const std::int64_t nchunks = ceil_div(batch, kAtChunk);
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(nchunks * row));
-  std::vector<std::int64_t> start(static_cast<std::size_t>(nb + 1));
+  // bounds[p][k]: where bucket k's run starts in chunk p's part of the scratch.
+  std::vector<std::int64_t> bounds(static_cast<std::size_t>(nchunks * (nb + 1)));
+  const std::int64_t inner = shape_size(c.rest);
 
-  // Batches of updates one after the other: each applies its updates in order before the next.
+  // Batches one after the other, each applied before the next: the serial order across batches.
   for (std::int64_t j0 = 0; j0 < c.m; j0 += batch) {
     const Chunks ch{std::min(batch, c.m - j0), kAtChunk};
-    const std::int64_t p = ch.count();
-    ex.run(p, [&](std::int64_t t) {
-      std::int64_t* cnt = counts.data() + t * row;
-      std::fill(cnt, cnt + nb, 0);
-      for (std::int64_t j = j0 + ch.begin(t); j < j0 + ch.end(t); ++j) ++cnt[c.idx[j] >> shift];
+    ex.run(ch.count(), [&](std::int64_t p) {
+      const std::int64_t s = ch.begin(p);
+      sort(c, j0 + s, j0 + ch.end(p), shift, nb, bounds.data() + p * (nb + 1), sidx + s,
+           payload + s * psz);
     });
-    // Stable: bucket by bucket, chunks in order, updates in order within a chunk.
-    std::int64_t q = 0;
-    for (std::int64_t k = 0; k < nb; ++k) {
-      start[k] = q;
-      for (std::int64_t t = 0; t < p; ++t) {
-        const std::int64_t n = counts[t * row + k];
-        counts[t * row + k] = q;
-        q += n;
-      }
-    }
-    start[nb] = q;
-    ex.run(p, [&](std::int64_t t) {
-      if (!carry_b && one_d) {  // only the indices move
-        std::int64_t* pos = counts.data() + t * row;
-        for (std::int64_t j = j0 + ch.begin(t); j < j0 + ch.end(t); ++j) {
-          sidx[pos[c.idx[j] >> shift]++] = c.idx[j];
-        }
-        return;
-      }
-      scat(c, j0 + ch.begin(t), j0 + ch.end(t), shift, counts.data() + t * row, sidx.get(),
-           payload.get());
-    });
+    // Bucket k: its run of every chunk, chunks in order, each run in order (the serial order).
     ex.run(nb, [&](std::int64_t k) {
-      const std::int64_t s0 = start[k], s1 = start[k + 1];
-      if (s0 == s1) return;
-      if (one_d) {
-        const char* b = carry_b ? reinterpret_cast<const char*>(payload.get()) + s0 * psz : c.b;
-        return c.loop->at(c.a, c.a_step, sidx.get() + s0, s1 - s0, b,
-                          carry_b ? static_cast<std::int64_t>(psz) : 0, c.loop->data);
-      }
-      const std::int64_t inner = shape_size(c.rest);
-      for (std::int64_t s = s0; s < s1; ++s) {
-        std::int64_t j;
-        std::memcpy(&j, payload.get() + s * psz, sizeof j);
-        update_rest(c, sidx[s], j, 0, inner);
+      for (std::int64_t p = 0; p < ch.count(); ++p) {
+        const std::int64_t* bp = bounds.data() + p * (nb + 1);
+        const std::int64_t s0 = ch.begin(p) + bp[k], s1 = ch.begin(p) + bp[k + 1];
+        if (s0 == s1) continue;
+        if (what == Payload::none) {
+          c.loop->at(c.a, c.a_step, sidx + s0, s1 - s0, c.b, 0, c.loop->data);
+        } else if (what == Payload::b) {
+          c.loop->at(c.a, c.a_step, sidx + s0, s1 - s0,
+                     reinterpret_cast<const char*>(payload + s0 * psz), psz, c.loop->data);
+        } else {
+          for (std::int64_t q = s0; q < s1; ++q) {
+            std::int64_t j;
+            std::memcpy(&j, payload + q * psz, sizeof j);
+            update_rest(c, sidx[q], j, 0, inner);
+          }
+        }
       }
     });
   }

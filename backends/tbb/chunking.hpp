@@ -45,9 +45,10 @@ inline constexpr std::int64_t kScanBlock = 64 * 1024;
 inline constexpr std::int64_t kMaxScanBlocks = 1024;
 
 // ufunc.at's ordered path: updates are sorted into at most kAtBuckets buckets of whole index
-// ranges (2^s rows each; about kChunksPerThread per thread), kAtBatch updates at a time (bounds the
-// scratch memory and keeps it in cache), in chunks of kAtChunk updates per task.
+// ranges (2^s rows each; about kAtBucketsPerThread per thread), kAtBatch updates at a time (bounds
+// the scratch memory and keeps it in cache), in chunks of kAtChunk updates per task.
 inline constexpr std::int64_t kAtBuckets = 256;
+inline constexpr std::int64_t kAtBucketsPerThread = 8;
 // The rows of a bucket span at most about this many bytes of a when there are enough buckets.
 inline constexpr std::int64_t kAtBucketBytes = 256 * 1024;
 inline constexpr std::int64_t kAtBatch = 1 << 20;
