@@ -1,0 +1,323 @@
+#include "compare.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <sstream>
+
+namespace numpy_diff {
+
+const char* name(Finding f) {
+  switch (f) {
+    case Finding::foreign_exception:
+      return "not a loom::Error";
+    case Finding::loom_refuses:
+      return "loom refuses where NumPy answers";
+    case Finding::loom_answers:
+      return "loom answers where NumPy refuses";
+    case Finding::refusal_wrote:
+      return "a refusal changed an argument";
+    case Finding::input_changed:
+      return "an input changed";
+    case Finding::shape:
+      return "result shape";
+    case Finding::dtype:
+      return "result dtype";
+    case Finding::kind:
+      return "result kind (integer vs float)";
+    case Finding::value:
+      return "result values";
+    case Finding::exact_bound:
+      return "sum further from the exact sum than O(log n)";
+    case Finding::masked_not_zero:
+      return "where= without out=: masked-out element not 0";
+    case Finding::out_not_returned:
+      return "out= not returned";
+    case Finding::out_outside_written:
+      return "out= written outside its view";
+    case Finding::at_values:
+      return "at: array values after the call";
+  }
+  return "?";
+}
+
+std::string ufunc_of(const Case& c) {
+  if (c.kind != "reduce") return c.op;
+  if (c.op == "sum") return "add";
+  if (c.op == "prod") return "multiply";
+  if (c.op == "max") return "maximum";
+  return "minimum";
+}
+
+namespace {
+
+using loom::DType;
+using loom::Kind;
+
+bool is_float(DType t) { return loom::kind(t) == Kind::floating; }
+
+// Element indices (into the C-contiguous base) that a view of it covers.
+std::set<std::int64_t> footprint(const loom::Array& base, const loom::Array& view) {
+  std::set<std::int64_t> s;
+  if (view.size() == 0) return s;
+  const std::int64_t isz = static_cast<std::int64_t>(view.itemsize());
+  const std::int64_t start = view.data() - base.data();
+  const int nd = view.ndim();
+  std::vector<std::int64_t> ix(nd, 0);
+  for (;;) {
+    std::int64_t off = start;
+    for (int k = 0; k < nd; ++k) off += ix[k] * view.strides()[k];
+    s.insert(off / isz);
+    int k = nd - 1;
+    while (k >= 0 && ++ix[k] == view.shape()[k]) ix[k--] = 0;
+    if (k < 0) break;
+  }
+  return s;
+}
+
+// The unit roundoff of the coarser float dtype among those given (0: none is a float).
+double unit_roundoff(std::initializer_list<DType> ts) {
+  double u = 0;
+  for (DType t : ts) {
+    if (t == DType::float32) u = std::max(u, std::ldexp(1.0, -24));
+    if (t == DType::float64) u = std::max(u, std::ldexp(1.0, -53));
+  }
+  return u;
+}
+
+double depth(double n) { return 52 + 2 * std::ceil(std::log2(std::max(n, 1.0))); }
+
+std::string fmt(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+
+struct FloatRule {
+  enum { exact, ulps1, sum, prod, prefix } kind = exact;
+  double u = 0;  // unit roundoff of the comparison dtype
+  bool f32 = false;
+};
+
+// One float element: NumPy's e against loom's l under the rule, with the element's error scale
+// and term count where the rule needs them.
+bool float_ok(double e, double l, const FloatRule& r, double scale, double count) {
+  if (r.f32) {  // compare in float32: round NumPy's float64 value as loom's float32 loop would
+    e = static_cast<float>(e);
+    l = static_cast<float>(l);
+  }
+  if (std::isnan(e) || std::isnan(l)) return std::isnan(e) && std::isnan(l);
+  if (std::isinf(e) || std::isinf(l)) return e == l;
+  if (e == l) return true;
+  switch (r.kind) {
+    case FloatRule::exact:
+      return false;
+    case FloatRule::ulps1: {
+      const double ulp =
+          r.f32 ? std::fabs(std::nextafter(static_cast<float>(e), INFINITY) - static_cast<float>(e))
+                : std::fabs(std::nextafter(e, INFINITY) - e);
+      return std::fabs(l - e) <= ulp;
+    }
+    case FloatRule::sum:
+      return std::fabs(l - e) <= (count - 1 + depth(count) + 2) * r.u * scale;
+    case FloatRule::prod:
+      return std::fabs(l - e) <= 2 * (count + 1) * r.u * scale;
+    case FloatRule::prefix:
+      return std::fabs(l - e) <= 2 * (count + 1) * r.u * scale;
+  }
+  return false;
+}
+
+// Compares loom's array `got` (any dtype, NumPy's shape) with NumPy's values `want` of dtype
+// `wdt`. `skip`: element indices (C order) not to compare; `nulls` (where= without out=) must be
+// 0. Appends at most one problem of kind `what`.
+void compare_values(const loom::Array& got, DType wdt, const json& want, const FloatRule& rule,
+                    const json& scale, const json& count, Finding what,
+                    const std::set<std::int64_t>* skip, std::vector<Problem>& out) {
+  const std::int64_t n = got.size();
+  std::ostringstream bad;
+  int nbad = 0, nmask = 0;
+  std::ostringstream maskbad;
+  auto note = [&](std::int64_t i, const std::string& e, const std::string& l) {
+    if (nbad++ < 4) bad << " [" << i << "] numpy " << e << " loom " << l << ";";
+  };
+  if (!is_float(wdt)) {
+    // Integers and bools: loom's value in NumPy's dtype (wrapping), bit for bit.
+    const loom::Array g = got.astype(wdt);
+    const loom::Array w = loom::empty(got.shape(), wdt);
+    fill(w, want);
+    const std::vector<double> gd = got.astype(DType::float64).to_vector<double>();
+    const std::size_t isz = loom::itemsize(wdt);
+    const std::vector<std::int64_t> gi = g.to_vector<std::int64_t>();
+    const std::vector<std::int64_t> wi = w.to_vector<std::int64_t>();
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (skip && skip->count(i)) continue;
+      if (want[static_cast<std::size_t>(i)].is_null()) {
+        if (gd[static_cast<std::size_t>(i)] != 0 && nmask++ < 3) maskbad << " [" << i << "]";
+        continue;
+      }
+      if (std::memcmp(g.data() + i * isz, w.data() + i * isz, isz) != 0) {
+        note(i, want[static_cast<std::size_t>(i)].dump(),
+             std::to_string(gi[static_cast<std::size_t>(i)]) + " (as " +
+                 std::string(loom::name(wdt)) + "; " + fmt(gd[static_cast<std::size_t>(i)]) +
+                 " in loom's " + std::string(loom::name(got.dtype())) + ")");
+      }
+    }
+  } else {
+    const std::vector<double> gd = got.astype(DType::float64).to_vector<double>();
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (skip && skip->count(i)) continue;
+      const json& wv = want[static_cast<std::size_t>(i)];
+      const double l = gd[static_cast<std::size_t>(i)];
+      if (wv.is_null()) {
+        if (l != 0 && nmask++ < 3) maskbad << " [" << i << "] " << fmt(l);
+        continue;
+      }
+      const double e = json_double(wv);
+      const double sc = scale.is_null() ? 0 : json_double(scale[static_cast<std::size_t>(i)]);
+      const double ct = count.is_null() ? 0 : json_double(count[static_cast<std::size_t>(i)]);
+      if (!float_ok(e, l, rule, sc, ct)) {
+        std::string extra;
+        if (!scale.is_null()) extra = " (scale " + fmt(sc) + ", n " + fmt(ct) + ")";
+        note(i, fmt(e), fmt(l) + extra);
+      }
+    }
+  }
+  if (nbad) {
+    out.push_back(
+        {what, std::to_string(nbad) + " of " + std::to_string(n) + " differ:" + bad.str()});
+  }
+  if (nmask) {
+    out.push_back({Finding::masked_not_zero, std::to_string(nmask) + " elements:" + maskbad.str()});
+  }
+}
+
+FloatRule rule_for(const Case& c, DType numpy_dt, DType loom_dt) {
+  FloatRule r;
+  DType forced = numpy_dt;
+  if (c.kw.contains("dtype")) forced = loom::dtype_from_name(c.kw.at("dtype").get<std::string>());
+  r.u = unit_roundoff({numpy_dt, loom_dt, is_float(forced) ? forced : numpy_dt});
+  r.f32 = r.u > std::ldexp(1.0, -30);
+  const std::string uf = ufunc_of(c);
+  const bool fold = c.method == "reduce" || c.method == "reduceat";
+  if (uf == "add" && fold) {
+    r.kind = FloatRule::sum;
+  } else if (uf == "multiply" && fold) {
+    r.kind = FloatRule::prod;
+  } else if ((uf == "add" || uf == "multiply") && c.method == "accumulate") {
+    r.kind = FloatRule::prefix;
+  } else {
+    r.kind = loom_dt == numpy_dt ? FloatRule::exact : FloatRule::ulps1;
+  }
+  return r;
+}
+
+// Does loom promise NumPy's dtype here? Where NumPy's dtype is the output of one of the op's
+// loops: loom resolves like NumPy among the loops it has.
+bool dtype_promised(const loom::Runtime& rt, const Case& c, DType numpy_dt) {
+  const auto op = rt.registry().find(c.op);
+  if (!op) return false;
+  for (const auto& l : op->loops) {
+    if (!l.sig.outputs.empty() && l.sig.outputs[0] == numpy_dt) return true;
+  }
+  return false;
+}
+
+void check_unchanged(const Outcome& o, Finding what, bool skip_out, bool skip_first,
+                     std::vector<Problem>& out) {
+  std::vector<std::pair<const char*, const Built*>> all;
+  for (std::size_t i = 0; i < o.args.size(); ++i)
+    all.push_back({i ? "argument 2" : "argument 1", &o.args[i]});
+  if (o.indices) all.push_back({"indices", &*o.indices});
+  if (o.out) all.push_back({"out=", &*o.out});
+  if (o.where) all.push_back({"where=", &*o.where});
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    if (skip_first && k == 0) continue;
+    if (skip_out && all[k].second == (o.out ? &*o.out : nullptr)) continue;
+    if (bytes_of(all[k].second->base) != o.before[k]) {
+      out.push_back({what, std::string(all[k].first) + " changed"});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o) {
+  std::vector<Problem> p;
+  const Expect& x = c.expect;
+  if (o.foreign) {
+    p.push_back({Finding::foreign_exception, o.message});
+    return p;
+  }
+  if (x.error) {
+    if (!o.refused) {
+      p.push_back({Finding::loom_answers, "NumPy: " + *x.error + ": " + x.message});
+    } else {
+      check_unchanged(o, Finding::refusal_wrote, false, false, p);
+    }
+    return p;
+  }
+  if (o.refused) {
+    p.push_back({Finding::loom_refuses, o.error_class + ": " + o.message});
+    check_unchanged(o, Finding::refusal_wrote, false, false, p);
+    return p;
+  }
+  const bool at = c.method == "at";
+  check_unchanged(o, Finding::input_changed, /*skip_out=*/true, /*skip_first=*/at, p);
+  const bool values = x.undefined.empty();
+  if (at) {
+    if (!values) return p;
+    const loom::Array& a = o.args[0].base;
+    const FloatRule r = rule_for(c, a.dtype(), a.dtype());
+    compare_values(a, a.dtype(), x.a_after, r, json(), json(), Finding::at_values, nullptr, p);
+    return p;
+  }
+  const loom::Array& res = o.result;
+  if (res.shape() != x.shape) {
+    p.push_back({Finding::shape,
+                 "numpy " + loom::shape_str(x.shape) + " loom " + loom::shape_str(res.shape())});
+    return p;
+  }
+  if (res.dtype() != x.dtype && dtype_promised(rt, c, x.dtype)) {
+    p.push_back({Finding::dtype, "numpy " + std::string(loom::name(x.dtype)) + " loom " +
+                                     std::string(loom::name(res.dtype()))});
+  }
+  if (is_float(x.dtype) != is_float(res.dtype())) {
+    p.push_back({Finding::kind, "numpy " + std::string(loom::name(x.dtype)) + " loom " +
+                                    std::string(loom::name(res.dtype()))});
+  }
+  const FloatRule r = rule_for(c, x.dtype, res.dtype());
+  if (values) compare_values(res, x.dtype, x.data, r, x.scale, x.count, Finding::value, nullptr, p);
+  if (!x.exact.is_null() && r.kind == FloatRule::sum) {
+    // loom's own bound against the exact sum (issue 11: O(log n) on every layout)
+    const std::vector<double> gd = res.astype(DType::float64).to_vector<double>();
+    std::ostringstream bad;
+    int nbad = 0;
+    for (std::size_t i = 0; i < gd.size(); ++i) {
+      if (x.exact[i].is_null()) continue;
+      double l = gd[i];
+      const double e = json_double(x.exact[i]), sc = json_double(x.scale[i]),
+                   n = json_double(x.count[i]);
+      if (r.f32) l = static_cast<float>(l);
+      const double tol = (depth(n) + 1) * r.u * sc;
+      if (!(std::fabs(l - e) <= tol) && nbad++ < 3) {
+        bad << " [" << i << "] exact " << fmt(e) << " loom " << fmt(l) << " bound " << fmt(tol)
+            << " (n " << fmt(n) << ");";
+      }
+    }
+    if (nbad) p.push_back({Finding::exact_bound, std::to_string(nbad) + " elements:" + bad.str()});
+  }
+  if (o.out) {
+    if (res.data() != o.out->view.data() || res.strides() != o.out->view.strides()) {
+      p.push_back({Finding::out_not_returned, "result is " + res.str()});
+    }
+    const std::set<std::int64_t> fp = footprint(o.out->base, o.out->view);
+    // Outside the view nothing may change: compared exactly (the view is the result, above).
+    FloatRule exact;
+    compare_values(o.out->base, o.out->base.dtype(), x.out_after, exact, json(), json(),
+                   Finding::out_outside_written, &fp, p);
+  }
+  return p;
+}
+
+}  // namespace numpy_diff

@@ -1,0 +1,61 @@
+// The comparison of one replayed case with NumPy's answer: what must agree, and how closely.
+//
+// Rules (the bounds are stated once, here):
+// - Integers and bools: exactly. loom has loops for fewer dtypes than NumPy (int32, int64, uint64,
+//   float32, float64), so its result may be wider: the value is cast to NumPy's dtype (integers
+//   wrap, as NumPy's narrow loops do) and then compared bit for bit.
+// - dtypes are compared where loom promises NumPy's: where NumPy's result dtype is the output
+//   dtype of one of the op's loops (else loom cannot give it, and values are compared).
+// - Floats are compared in the coarser of the two result dtypes (and of dtype=), with u its unit
+//   roundoff (2^-24, 2^-53); NaN must meet NaN, an infinity the same infinity, -0 equals +0:
+//   * elementwise (call, outer, at) and every method of maximum/minimum, and the in-order folds
+//     of subtract/divide (NumPy's order is loom's): exactly; 1 ulp where loom's result dtype
+//     differs from NumPy's (NumPy's value rounded to the coarser dtype may round twice).
+//   * sums (add.reduce, sum, add.reduceat) of n terms: NumPy sums pairwise along a contiguous
+//     axis and sequentially along others (error <= (n-1) u sum|x|); loom pairwise everywhere
+//     (<= depth(n) u sum|x|, depth(n) = 52 + 2 ceil(log2 n): 16 lanes of at most 32 terms in a
+//     block of 512, a tree of 4 over the lanes, a tail of at most 15, halving above 512, and as
+//     many levels again for the cascade over runs of a multi-axis reduction). So
+//     |loom - numpy| <= (n - 1 + depth(n) + 2) u sum|x|, and, where the exact sum is known,
+//     |loom - exact| <= (depth(n) + 1) u sum|x|: the O(log n) bound of issue 11.
+//   * products of n terms: |loom - numpy| <= 2 (n + 1) u prod|x| (each order rounds n-1 times).
+//   * add/multiply.accumulate, element k of a run: 2 (k + 1) u times the running sum|x| /
+//     prod|x| (loom's parallel scan folds blocks in another order than NumPy's sequential one).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "case.hpp"
+#include "replay.hpp"
+
+namespace numpy_diff {
+
+enum class Finding {
+  foreign_exception,    // loom threw something that is not a loom::Error
+  loom_refuses,         // NumPy answers, loom raises a loom::Error
+  loom_answers,         // NumPy raises, loom answers
+  refusal_wrote,        // a refused call changed an argument
+  input_changed,        // an input (not out=, not at's array) changed
+  shape,                // result shape differs
+  dtype,                // result dtype differs where loom promises NumPy's
+  kind,                 // NumPy gives an integer or bool, loom a float (or the reverse)
+  value,                // result values differ beyond the rule
+  exact_bound,          // a float sum further from the exact sum than depth(n) u sum|x|
+  masked_not_zero,      // where= without out=: loom promises 0 where the mask is false
+  out_not_returned,     // out= given, the result is not that array
+  out_outside_written,  // out='s base changed outside the view
+  at_values,            // at: the array after the call differs
+};
+const char* name(Finding f);
+
+struct Problem {
+  Finding what;
+  std::string detail;
+};
+
+std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o);
+
+// The ufunc behind a case (rt.reduce's sum is add, prod multiply, max maximum, min minimum).
+std::string ufunc_of(const Case& c);
+
+}  // namespace numpy_diff

@@ -1,0 +1,715 @@
+#!/usr/bin/env python3
+"""Draws random ufunc calls and writes NumPy's answers for loom's differential test.
+
+Usage: gen_cases.py SEED COUNT OUT_FILE
+
+Each line of OUT_FILE is one JSON case: the op, the method, the operands (a base array and the
+views taken of it: slices with steps, transposes, broadcasts), the keyword arguments, and what
+NumPy did: the result (dtype, shape, values in C order), the contents of out= and of at's array
+after the call, or the class of the exception NumPy raised. The C++ replayer
+(test_numpy_diff.cpp) builds the same arrays with loom and compares. Floats are written exactly
+(Python's repr) and NaN/inf as strings; integers as JSON integers (uint64 too).
+
+Only NumPy and the standard library: exit status 3 with a message when NumPy is missing.
+"""
+import json
+import math
+import random
+import sys
+import warnings
+
+try:
+    import numpy as np
+except ImportError:  # the C++ test turns this into a failure naming scripts/setup-deps
+    sys.stderr.write("gen_cases.py: NumPy is not installed for " + sys.executable +
+                     "; run scripts/setup-deps (it installs NumPy from PyPI)\n")
+    sys.exit(3)
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float32", "float64"]
+UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide"]
+# rt.reduce(name) <-> NumPy's function of the same meaning.
+REDUCE_FNS = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min}
+REDUCE_FN_UFUNC = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
+CASTINGS = ["no", "equiv", "safe", "same_kind", "unsafe"]
+
+
+class Draw:
+    """One case's random choices; everything comes from one random.Random(seed)."""
+
+    def __init__(self, rng):
+        self.r = rng
+
+    def p(self, prob):
+        return self.r.random() < prob
+
+    def choice(self, seq, weights=None):
+        if weights is None:
+            return self.r.choice(seq)
+        return self.r.choices(seq, weights=weights, k=1)[0]
+
+    def dim(self, long_ok=False):
+        if long_ok and self.p(0.08):
+            return self.r.randint(20, 300)  # long enough for the blocked/pairwise paths
+        return self.choice([0, 1, 2, 3, 4, 5, 6, 7], [3, 14, 14, 14, 12, 10, 8, 6])
+
+    def shape(self, nd, long_ok=False):
+        s = [self.dim(long_ok) for _ in range(nd)]
+        while math.prod(s) > 1200:  # keep cases small: 10^4 of them run in seconds
+            s[s.index(max(s))] //= 2
+        return s
+
+    def ndim(self, lo=0, hi=3):
+        return self.r.randint(lo, hi)
+
+    def dtype(self):
+        return self.choice(DTYPES)
+
+
+def value_fill(d, dt, n, op, big_ok):
+    """n values of dtype dt, small enough that results are defined (no integer overflow except
+    the wrapping NumPy defines for narrow dtypes, products that stay in range)."""
+    r = d.r
+    if dt == "bool":
+        return [r.random() < 0.5 for _ in range(n)]
+    if dt.startswith("int") or dt.startswith("uint"):
+        info = np.iinfo(dt)
+        if big_ok and d.p(0.3):  # max/min: the whole range (uint64 above 2^63, int64 extremes)
+            return [r.choice([int(info.min), int(info.max), int(info.max) - r.randint(0, 3),
+                              int(info.min) + r.randint(0, 3), r.randint(-3, 3) % (int(info.max) + 1)
+                              if info.min == 0 else r.randint(-3, 3)]) for _ in range(n)]
+        if op == "multiply":
+            lo, hi = (-2, 2) if info.min < 0 else (0, 2)
+        elif info.min < 0:
+            lo, hi = -9, 9
+        else:
+            lo, hi = 0, 9
+        vals = [r.randint(lo, hi) for _ in range(n)]
+        if op in ("add", "subtract") and dt in ("int64", "uint64") and n and d.p(0.15):
+            # exactness above 2^53 (issue 11: sums of uint64 went through float64)
+            k = r.randrange(n)
+            vals[k] = (2 ** 53 + r.randint(1, 9)) if dt == "int64" else (2 ** 63 + r.randint(1, 9))
+        return vals
+    # floats
+    if op == "multiply":  # |log2 x| <= 0.42 with mean ~0: products of 1200 terms stay in float32
+        vals = [r.choice([-1, 1]) * r.uniform(0.75, 1.33) for _ in range(n)]
+    elif d.p(0.3):
+        vals = [float(r.randint(-8, 8)) / r.choice([1, 2, 4]) for _ in range(n)]
+    else:
+        vals = [r.uniform(-10, 10) * 10 ** r.randint(-3, 2) for _ in range(n)]
+    if n and d.p(0.08):
+        for _ in range(r.randint(1, 2)):
+            vals[r.randrange(n)] = r.choice([math.nan, math.inf, -math.inf, -0.0, 0.0])
+    return vals
+
+
+def make_base(d, shape, dt, op, big_ok=False):
+    n = math.prod(shape)
+    return np.array(value_fill(d, dt, n, op, big_ok), dtype=dt).reshape(shape)
+
+
+def apply_view(base, ops):
+    v = base
+    for o in ops:
+        if o[0] == "slice":
+            idx = [slice(None)] * v.ndim
+            idx[o[1]] = slice(o[2], o[3], o[4])
+            v = v[tuple(idx)]
+        elif o[0] == "T":
+            v = np.transpose(v, o[1])
+        elif o[0] == "bcast":
+            v = np.broadcast_to(v, o[1])
+    return v
+
+
+def operand(d, shape, dt, op, writable=False, big_ok=False):
+    """An array of `shape`: a C-contiguous base, or a strided / reversed / transposed / broadcast
+    view of a larger base. Returns (encoded operand, base, view)."""
+    nd = len(shape)
+    ops = []
+    pre = list(shape)
+    perm = None
+    if nd >= 2 and d.p(0.25):
+        perm = list(range(nd))
+        d.r.shuffle(perm)
+        # the view before the transpose has pre[perm[i]] = shape[i]
+        pre = [0] * nd
+        for i in range(nd):
+            pre[perm[i]] = shape[i]
+    bshape = list(pre)
+    bcast_from = None
+    if not writable and nd >= 1 and d.p(0.1):
+        # a stride-0 view: broadcast a smaller base (some dims 1, or fewer dims)
+        keep = d.r.randint(0, nd)
+        small = [1 if d.p(0.5) else s for s in shape[nd - keep:]]
+        bcast_from = small
+        perm = None
+        pre = list(small)
+        bshape = list(small)
+    slices = []
+    if d.p(0.35):
+        for k in range(len(pre)):
+            step = d.choice([1, 1, 2, -1, -2, 3])
+            n = pre[k]
+            off = d.r.randint(0, 2)
+            if step > 0:
+                start, stop = off, off + n * step
+                bshape[k] = stop + d.r.randint(0, 1)
+            else:
+                s = -step
+                bshape[k] = n * s + off + 1
+                start = bshape[k] - 1 - off
+                stop = start - n * s  # >= 0 by construction: no Python "from the end" meaning
+            slices.append(["slice", k, start, stop, step])
+    base = make_base(d, bshape, dt, op, big_ok)
+    ops.extend(slices)
+    if perm is not None:
+        ops.append(["T", perm])
+    if bcast_from is not None:
+        ops.append(["bcast", list(shape)])
+    view = apply_view(base, ops)
+    assert list(view.shape) == list(shape), (view.shape, shape, ops)
+    return {"dtype": dt, "base": list(base.shape), "data": enc_values(base), "view": ops}, base, view
+
+
+def enc_float(x):
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == 0 and math.copysign(1.0, x) < 0:
+        return "-0"
+    return float(x)
+
+
+def enc_values(a, valid=None):
+    flat = np.asarray(a).ravel(order="C")
+    vals = flat.tolist()
+    if flat.dtype.kind == "f":
+        vals = [enc_float(v) for v in vals]
+    elif flat.dtype.kind == "b":
+        vals = [bool(v) for v in vals]
+    else:
+        vals = [int(v) for v in vals]
+    if valid is not None:
+        mask = np.asarray(valid).ravel(order="C").tolist()
+        vals = [v if m else None for v, m in zip(vals, mask)]
+    return vals
+
+
+def enc_result(a, valid=None):
+    a = np.asarray(a)
+    return {"dtype": a.dtype.name, "shape": list(a.shape), "data": enc_values(a, valid)}
+
+
+def broadcastable_shape(d, shape):
+    """A shape that broadcasts to `shape`: a suffix of it with some dims set to 1."""
+    keep = d.r.randint(0, len(shape))
+    return [1 if d.p(0.3) else s for s in shape[len(shape) - keep:]]
+
+
+def bad_shape(d, shape):
+    s = list(shape) if shape else [2]
+    k = d.r.randrange(len(s))
+    s[k] = s[k] + d.r.randint(1, 3)
+    return s
+
+
+def scalar_input(d, other_dt):
+    """A Python scalar (NumPy's weak scalar; loom's weak int / double)."""
+    if other_dt.startswith("float") or d.p(0.3):
+        return {"py": "float", "value": enc_float(float(d.r.randint(-6, 6)) / 2)}, None
+    lo = 0 if other_dt.startswith("uint") or other_dt == "bool" else -5
+    return {"py": "int", "value": d.r.randint(lo, 5)}, None
+
+
+def py_value(enc):
+    v = enc["value"]
+    if enc["py"] == "int":
+        return int(v)
+    return -0.0 if v == "-0" else float(v)
+
+
+def draw_mask(d, shape, allow_nonbool=True):
+    ms = broadcastable_shape(d, shape)
+    if allow_nonbool and d.p(0.12):
+        dt = d.choice(["int8", "uint8", "int64", "float64"])
+        enc, base, view = operand(d, ms, dt, "mask")
+        return enc, view, False
+    enc, base, view = operand(d, ms, "bool", "mask")
+    return enc, view, True
+
+
+class Case:
+    def __init__(self, cid, d):
+        self.cid = cid
+        self.d = d
+        self.c = {"id": cid}
+        self.kw_enc = {}
+        self.kw = {}
+        self.out_base = None
+        self.at_base = None
+        self.mask_view = None
+        self.inputs = []  # the input arrays and scalars, for cast_undefined
+        self.scale_fn = None
+        self.exact_fn = None
+
+
+def out_operand(d, case, shape, likely_dt):
+    dt = likely_dt if (likely_dt and d.p(0.5)) else d.dtype()
+    if d.p(0.08):
+        shape = bad_shape(d, shape)
+    enc, base, view = operand(d, shape, dt, "out", writable=True)
+    case.kw_enc["out"] = enc
+    case.kw["out"] = view
+    case.out_base = base
+
+
+def dry_result(fn):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                r = fn()
+        return np.asarray(r)
+    except Exception:
+        return None
+
+
+def draw_call(d, case, op, method):
+    nd = d.ndim()
+    if method == "outer":
+        sa, sb = d.shape(d.ndim(0, 2)), d.shape(d.ndim(0, 2))
+        rshape = sa + sb
+        shapes = [sa, sb]
+    else:
+        rshape = d.shape(nd, long_ok=True)
+        shapes = [broadcastable_shape(d, rshape), broadcastable_shape(d, rshape)]
+        if d.p(0.5):
+            shapes[d.r.randrange(2)] = list(rshape)
+        if d.p(0.04):
+            shapes[1] = bad_shape(d, rshape)
+    dts = [d.dtype(), d.dtype()]
+    if d.p(0.4):
+        dts[1] = dts[0]
+    args_enc, args = [], []
+    for i in range(2):
+        if method == "call" and d.p(0.1):
+            enc, _ = scalar_input(d, dts[1 - i])
+            args_enc.append(enc)
+            args.append(py_value(enc))
+        else:
+            enc, base, view = operand(d, shapes[i], dts[i], op)
+            args_enc.append(enc)
+            args.append(view)
+    case.c["args"] = args_enc
+    case.inputs.extend(args)
+    uf = getattr(np, op)
+    call = uf.outer if method == "outer" else uf
+    if d.p(0.12):
+        case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
+    if d.p(0.15):
+        case.kw_enc["casting"] = case.kw["casting"] = d.choice(CASTINGS)
+    dry = dry_result(lambda: call(*args, **case.kw))
+    if d.p(0.2):
+        out_operand(d, case, list(dry.shape) if dry is not None else rshape,
+                    dry.dtype.name if dry is not None else None)
+    if d.p(0.2):
+        mshape = list(dry.shape) if dry is not None else rshape
+        enc, view, _ = draw_mask(d, mshape)
+        case.kw_enc["where"] = enc
+        case.kw["where"] = view
+        case.mask_view = view
+    return lambda: call(*args, **case.kw)
+
+
+def draw_axis(d, nd, case):
+    k = d.choice(["absent", "int", "tuple", "none", "empty"], [30, 32, 16, 14, 8])
+    if k == "absent":
+        return
+    if k == "int":
+        ax = d.r.randint(-nd, nd - 1) if nd and not d.p(0.05) else d.choice([nd, -nd - 1, 0])
+        case.kw_enc["axis"] = case.kw["axis"] = ax
+    elif k == "tuple":
+        m = d.r.randint(1, max(nd, 1))
+        ax = [d.r.randint(-nd, nd - 1) if nd else 0 for _ in range(m)]
+        case.kw_enc["axis"] = ax
+        case.kw["axis"] = tuple(ax)
+    elif k == "none":
+        case.kw_enc["axis"] = None
+        case.kw["axis"] = None
+    else:
+        case.kw_enc["axis"] = []
+        case.kw["axis"] = ()
+
+
+def draw_initial(d, case, dt):
+    k = d.choice(["absent", "value", "none"], [60, 28, 12])
+    if k == "absent":
+        return
+    if k == "none":
+        case.kw_enc["initial"] = None
+        case.kw["initial"] = None
+        return
+    if dt.startswith("float") or d.p(0.15):
+        v = float(d.r.randint(-8, 8)) / d.choice([1, 2])
+        if d.p(0.05):
+            v = d.choice([1e30, -1e30, math.inf])
+        case.kw_enc["initial"] = enc_float(v)
+    else:
+        v = d.r.randint(-5, 9)
+        if d.p(0.06):
+            v = d.choice([2 ** 63 + 5, 300, -200, 2 ** 40])
+        case.kw_enc["initial"] = v
+    case.kw["initial"] = v
+
+
+def draw_reduce(d, case, op, fn_name):
+    nd = d.choice([0, 1, 2, 3], [1, 4, 4, 4])
+    shape = d.shape(nd, long_ok=True)
+    dt = d.dtype()
+    uf_name = REDUCE_FN_UFUNC.get(fn_name, op)
+    big_ok = uf_name in ("maximum", "minimum")
+    enc, base, x = operand(d, shape, dt, uf_name, big_ok=big_ok)
+    case.c["args"] = [enc]
+    case.inputs.append(x)
+    draw_axis(d, nd, case)
+    if d.p(0.3):
+        case.kw_enc["keepdims"] = case.kw["keepdims"] = True
+    draw_initial(d, case, dt)
+    if d.p(0.15) and not (fn_name in ("max", "min")):
+        case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
+    if fn_name:
+        call = lambda **kw: REDUCE_FNS[fn_name](x, **kw)
+    else:
+        call = lambda **kw: getattr(np, op).reduce(x, **kw)
+    if d.p(0.18):
+        enc_m, mview, _ = draw_mask(d, shape)
+        case.kw_enc["where"] = enc_m
+        case.kw["where"] = mview
+    dry = dry_result(lambda: call(**case.kw))
+    if d.p(0.2):
+        out_operand(d, case, list(dry.shape) if dry is not None else [2],
+                    dry.dtype.name if dry is not None else None)
+    default_axis = None if fn_name else 0
+    if uf_name in ("add", "multiply"):
+        # |x| reduced the same way: the scale of the rounding error bound (sum |x_i| for sums,
+        # prod |x_i| for products), and the number of terms per output.
+        def scale():
+            kw = {k: v for k, v in case.kw.items() if k not in ("out", "dtype")}
+            kw["axis"] = kw.get("axis", default_axis)
+            if x.ndim == 0:
+                kw["axis"] = ()
+            ax = np.abs(x.astype(np.float64))
+            if kw.get("initial") is not None:
+                kw["initial"] = abs(float(kw["initial"]))
+            red = np.multiply if uf_name == "multiply" else np.add
+            s = red.reduce(ax, **kw)
+            kw.pop("initial", None)
+            cnt = np.add.reduce(np.ones_like(ax), **kw)
+            return s, cnt
+        case.scale_fn = scale
+    if uf_name == "add" and "out" not in case.kw:
+        case.exact_fn = lambda res_dt: exact_sums(x, case.kw, default_axis, res_dt)
+    return lambda: call(**case.kw)
+
+
+def exact_sums(x, kw, default_axis, res_dt):
+    """The exact sum (math.fsum: correctly rounded) of each output's terms, taken in the loop's
+    dtype as loom casts them; null where a term is not finite."""
+    xv = np.asarray(x).astype(res_dt).astype(np.float64)
+    nd = xv.ndim
+    ax = kw.get("axis", default_axis)
+    if nd == 0:
+        axes = ()
+    elif ax is None:
+        axes = tuple(range(nd))
+    elif isinstance(ax, tuple):
+        axes = tuple(a % nd for a in ax)
+    else:
+        axes = (ax % nd,)
+    keep = [k for k in range(nd) if k not in axes]
+    m = np.broadcast_to(np.asarray(kw["where"], dtype=bool), xv.shape) if "where" in kw else \
+        np.ones(xv.shape, dtype=bool)
+    nout = math.prod(xv.shape[k] for k in keep)
+    nred = math.prod(xv.shape[k] for k in axes)
+    order = keep + list(axes)
+    xt = np.transpose(xv, order).reshape(nout, nred)
+    mt = np.transpose(m, order).reshape(nout, nred)
+    init = kw.get("initial")
+    out = []
+    for row, mrow in zip(xt, mt):
+        terms = row[mrow].tolist() + ([float(np.asarray(init).astype(res_dt))] if init is not None else [])
+        out.append(math.fsum(terms) if all(math.isfinite(t) for t in terms) else None)
+    return out
+
+
+def numpy_loop(case, op, method):
+    """The output dtype of the loop NumPy runs (ufunc.resolve_dtypes), or None where it cannot
+    say. The replayer's documented differences use it to tell NumPy's loop from loom's."""
+    uf = getattr(np, op)
+    kw = case.kw
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if method in ("call", "outer") and "dtype" in kw:
+                return np.dtype(kw["dtype"]).name
+            if method in ("call", "outer"):
+                # The call's own result dtype: out= does not change a call's loop. (Not
+                # resolve_dtypes: NumPy 2.4 crashed in it here with Python scalar types.)
+                with np.errstate(all="ignore"):
+                    f = uf.outer if method == "outer" else uf
+                    return np.asarray(f(case.inputs[0], case.inputs[1])).dtype.name
+            elif method == "at":  # at converts a Python scalar b with np.asarray (no weak scalar)
+                r = uf.resolve_dtypes((case.inputs[0].dtype, np.asarray(case.inputs[1]).dtype, None),
+                                      casting="unsafe")
+            elif "dtype" in kw:
+                return np.dtype(kw["dtype"]).name
+            else:
+                out = kw["out"].dtype if "out" in kw else None
+                r = uf.resolve_dtypes((out, np.asarray(case.inputs[0]).dtype, None), reduction=True,
+                                      casting="unsafe")
+        return r[-1].name
+    except Exception:
+        return None
+
+
+def cast_undefined(case, res, op):
+    """True when a float that is not finite, a negative float (to an unsigned dtype) or a quotient
+    by zero may be cast to an integer: C leaves that value undefined, and NumPy's and loom's
+    differ (loom's rule: docs/decisions.md)."""
+    sinks = [np.asarray(res).dtype] if res is not None else []
+    if "out" in case.kw:
+        sinks.append(case.kw["out"].dtype)
+    if "dtype" in case.kw:
+        sinks.append(np.dtype(case.kw["dtype"]))
+    if case.at_base is not None:
+        sinks.append(case.at_base.dtype)
+    if not any(s.kind in "iu" for s in sinks):
+        return False
+    unsigned = any(s.kind == "u" for s in sinks)
+    for v in case.inputs:
+        a = np.asarray(v)
+        if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
+            return True
+        if a.dtype.kind == "f" and unsigned and np.any(a < 0):  # negative float to unsigned
+            return True
+        if op == "divide" and a.size and np.any(a == 0):
+            return True
+    return False
+
+
+def draw_accuracy(d, case, fn_name):
+    """A long float sum over a strided, reversed or transposed view (issue 11: float32 sums of
+    2e7 x 0.1f drifted by 9 % when strided): positive terms, so that a sequential fold's error
+    (~ n u sum|x|) stands far above the pairwise bound (O(log n) u sum|x|)."""
+    dt = d.choice(["float32", "float32", "float64"])
+    cycle = [float(np.asarray(v, dtype=dt)) for v in
+             d.r.sample([0.1, 0.3, 0.7, 0.01, 1.3, 0.03, 0.9, 0.11, 2.7], d.r.randint(1, 4))]
+    if d.p(0.5):
+        n = d.r.randint(5000, 60000)
+        step = d.choice([1, 2, 3, -1, -2])
+        bshape = [n * abs(step) + 1]
+        ops = [["slice", 0, 0, n * step, step]] if step > 0 else \
+              [["slice", 0, bshape[0] - 1, bshape[0] - 1 - n * abs(step), step]]
+    else:
+        a, b = d.r.randint(40, 300), d.r.randint(40, 300)
+        bshape = [b, a]
+        ops = [["T", [1, 0]]]
+        if d.p(0.3):
+            bshape = [b, 2 * a]
+            ops = [["slice", 1, 0, 2 * a, 2]] + ops
+        case.kw_enc["axis"] = case.kw["axis"] = d.choice([None, 0, 1, -1])
+    base = np.resize(np.array(cycle, dtype=dt), math.prod(bshape)).reshape(bshape)
+    x = apply_view(base, ops)
+    case.c["args"] = [{"dtype": dt, "base": bshape, "data": {"cycle": cycle}, "view": ops}]
+    case.inputs.append(x)
+    default_axis = None if fn_name else 0
+    call = (lambda: np.sum(x, **case.kw)) if fn_name else (lambda: np.add.reduce(x, **case.kw))
+
+    def scale():
+        kw = dict(case.kw, axis=case.kw.get("axis", default_axis))
+        s = np.add.reduce(np.abs(x.astype(np.float64)), **kw)
+        return s, np.add.reduce(np.ones(x.shape), **kw)
+    case.scale_fn = scale
+    case.exact_fn = lambda res_dt: exact_sums(x, case.kw, default_axis, res_dt)
+    return call
+
+
+def draw_accumulate(d, case, op, reduceat):
+    nd = d.ndim(1, 3) if not d.p(0.03) else 0
+    shape = d.shape(nd, long_ok=True)
+    dt = d.dtype()
+    enc, base, x = operand(d, shape, dt, op, big_ok=op in ("maximum", "minimum"))
+    case.c["args"] = [enc]
+    case.inputs.append(x)
+    if d.p(0.6) or nd == 0:
+        ax = d.r.randint(-nd, nd - 1) if nd else 0
+        if d.p(0.04):
+            ax = nd
+        case.kw_enc["axis"] = case.kw["axis"] = ax
+    ax = case.kw.get("axis", 0)
+    n = shape[ax] if nd and -nd <= ax < nd else 0
+    idx = None
+    if reduceat:
+        m = d.r.randint(0, 6)
+        vals = [d.r.randint(0, max(n - 1, 0)) for _ in range(m)]
+        if d.p(0.4):
+            vals.sort()
+        if d.p(0.06):
+            vals.append(d.choice([n, -1, n + 3]))
+        idt = d.choice(["int64", "int64", "int32", "uint8", "int16"]) if not d.p(0.03) else "float64"
+        if idt.startswith("uint"):
+            vals = [v % 256 for v in vals]
+        idx = np.array(vals, dtype=idt)
+        ienc = {"dtype": idt, "base": [len(vals)], "data": enc_values(idx), "view": []}
+        case.c["indices"] = ienc
+    if d.p(0.15):
+        case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
+    uf = getattr(np, op)
+    call = (lambda **kw: uf.reduceat(x, idx, **kw)) if reduceat else (lambda **kw: uf.accumulate(x, **kw))
+    dry = dry_result(lambda: call(**case.kw))
+    if d.p(0.18):
+        out_operand(d, case, list(dry.shape) if dry is not None else shape,
+                    dry.dtype.name if dry is not None else None)
+    if op in ("add", "multiply") and dry is not None and dry.dtype.kind == "f":
+        def scale():
+            ax_ = case.kw.get("axis", 0)
+            a = np.abs(x.astype(np.float64))
+            red = np.multiply if op == "multiply" else np.add
+            if reduceat:
+                s = red.reduceat(a, idx, axis=ax_)
+                cnt = np.add.reduceat(np.ones_like(a), idx, axis=ax_)
+            else:
+                s = red.accumulate(a, axis=ax_)
+                cnt = np.add.accumulate(np.ones_like(a), axis=ax_)
+            return s, cnt
+        case.scale_fn = scale
+    return lambda: call(**case.kw)
+
+
+def draw_at(d, case, op):
+    nd = d.ndim(1, 3) if not d.p(0.03) else 0
+    shape = d.shape(nd)
+    dt = d.dtype()
+    enc, base, a = operand(d, shape, dt, op, writable=True, big_ok=op in ("maximum", "minimum"))
+    case.c["args"] = [enc]
+    case.at_base = base
+    n0 = shape[0] if nd else 0
+    m = d.r.randint(0, 8)
+    vals = [d.r.randint(-n0, n0 - 1) if n0 else 0 for _ in range(m)]
+    if d.p(0.06):
+        vals.append(d.choice([n0, -n0 - 1]))
+    zero_d = d.p(0.1) and vals
+    idt = d.choice(["int64", "int64", "int32", "uint8"]) if not d.p(0.03) else "float64"
+    if idt.startswith("uint"):
+        vals = [v % max(n0, 1) for v in vals]
+    if zero_d:
+        idx = np.array(vals[0], dtype=idt)
+    else:
+        idx = np.array(vals, dtype=idt)
+    case.c["indices"] = {"dtype": idt, "base": list(idx.shape), "data": enc_values(idx), "view": []}
+    bshape = ([] if zero_d else [len(vals)]) + list(shape[1:])
+    bshape = broadcastable_shape(d, bshape) if d.p(0.5) else bshape
+    if d.p(0.04):
+        bshape = bad_shape(d, bshape)
+    bdt = dt if d.p(0.6) else d.dtype()
+    if d.p(0.1):
+        benc, _ = scalar_input(d, dt)
+        b = py_value(benc)
+    else:
+        benc, bbase, b = operand(d, bshape, bdt, op)
+    case.c["args"].append(benc)
+    case.inputs.extend([a.copy(), b])
+    uf = getattr(np, op)
+    return lambda: uf.at(a, idx, b)
+
+
+def run_case(cid, rng):
+    d = Draw(rng)
+    case = Case(cid, d)
+    method = d.choice(["call", "reduce", "accumulate", "reduceat", "outer", "at"],
+                      [30, 28, 12, 10, 9, 11])
+    c = case.c
+    c["method"] = method
+    fn_name = None
+    if method == "reduce" and d.p(0.5):
+        fn_name = d.choice(list(REDUCE_FNS))
+        c["kind"] = "reduce"
+        c["op"] = fn_name
+        op = REDUCE_FN_UFUNC[fn_name]
+    else:
+        c["kind"] = "ufunc"
+        op = d.choice(UFUNCS)
+        c["op"] = op
+    if method == "reduce" and op == "add" and d.p(0.04):
+        c["accuracy"] = True
+        fn = draw_accuracy(d, case, fn_name)
+    elif method in ("call", "outer"):
+        fn = draw_call(d, case, op, method)
+    elif method == "reduce":
+        fn = draw_reduce(d, case, op, fn_name)
+    elif method in ("accumulate", "reduceat"):
+        fn = draw_accumulate(d, case, op, method == "reduceat")
+    else:
+        fn = draw_at(d, case, op)
+    c["kw"] = case.kw_enc
+    expect = {}
+    loop = numpy_loop(case, op, method)
+    if loop:
+        expect["loop"] = loop
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                res = fn()
+    except Exception as e:  # NumPy refuses: the replayer expects a loom::Error
+        expect["error"] = type(e).__name__
+        expect["message"] = str(e)[:200]
+        c["expect"] = expect
+        return c
+    if method == "at":
+        expect["a_after"] = enc_values(case.at_base)
+    else:
+        valid = None
+        if case.mask_view is not None and "out" not in case.kw:
+            # NumPy leaves masked-out elements of a fresh output uninitialised: null there
+            valid = np.broadcast_to(np.asarray(case.mask_view, dtype=bool), np.shape(res))
+        expect["result"] = enc_result(res, valid)
+        if case.out_base is not None:
+            expect["out_after"] = enc_values(case.out_base)
+        if case.scale_fn is not None and np.asarray(res).dtype.kind == "f":
+            try:
+                with np.errstate(all="ignore"):
+                    s, cnt = case.scale_fn()
+                s = np.broadcast_to(s, np.shape(res))
+                cnt = np.broadcast_to(cnt, np.shape(res))
+                expect["scale"] = enc_values(np.asarray(s, dtype=np.float64))
+                expect["count"] = [int(v) for v in np.asarray(cnt).ravel().tolist()]
+                if case.exact_fn is not None:
+                    expect["exact"] = [None if v is None else enc_float(v)
+                                       for v in case.exact_fn(np.asarray(res).dtype)]
+            except Exception as e:  # the scale is a bound for a case NumPy answered: must exist
+                raise RuntimeError("case %d: cannot compute the error scale: %r" % (cid, e))
+    if cast_undefined(case, None if method == "at" else res, op):
+        expect["undefined"] = "a float outside the integer's range may be cast to it"
+    c["expect"] = expect
+    return c
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.stderr.write(__doc__)
+        return 2
+    seed, count, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    with open(path, "w") as f:
+        f.write(json.dumps({"numpy": np.__version__, "seed": seed, "count": count}) + "\n")
+        for cid in range(count):
+            # one generator per case: case k of a seed is the same whatever the count
+            rng = random.Random(seed * 1000003 + cid)
+            f.write(json.dumps(run_case(cid, rng), allow_nan=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+#include "replay.hpp"
+
+#include <cstring>
+#include <typeinfo>
+
+namespace numpy_diff {
+
+namespace {
+
+loom::Axes axes_of(const json& kw) {
+  if (!kw.contains("axis")) return {};  // not given
+  const json& a = kw.at("axis");
+  if (a.is_null()) return loom::all_axes;            // axis=None
+  if (a.is_number_integer()) return {a.get<int>()};  // axis=1
+  return loom::Axes(a.get<std::vector<int>>());      // axis=(0, 2), axis=()
+}
+
+loom::Initial initial_of(const json& kw) {
+  if (!kw.contains("initial")) return {};  // the identity
+  const json& v = kw.at("initial");
+  if (v.is_null()) return loom::no_initial;  // initial=None
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX) {
+    return v.get<std::uint64_t>();  // above int64: kept exactly
+  }
+  if (v.is_number_integer()) return v.get<std::int64_t>();  // a Python int
+  return json_double(v);                                    // a Python float
+}
+
+// loom's error class, for the report.
+std::string class_of(const loom::Error& e) {
+  if (dynamic_cast<const loom::TypeError*>(&e)) return "TypeError";
+  if (dynamic_cast<const loom::ValueError*>(&e)) return "ValueError";
+  if (dynamic_cast<const loom::ShapeError*>(&e)) return "ShapeError";
+  if (dynamic_cast<const loom::IndexError*>(&e)) return "IndexError";
+  if (dynamic_cast<const loom::LookupError*>(&e)) return "LookupError";
+  if (dynamic_cast<const loom::TargetError*>(&e)) return "TargetError";
+  if (dynamic_cast<const loom::DeviceError*>(&e)) return "DeviceError";
+  return "Error";
+}
+
+}  // namespace
+
+std::vector<char> bytes_of(const loom::Array& base) {
+  const std::size_t n = static_cast<std::size_t>(base.size()) * base.itemsize();
+  std::vector<char> b(n);
+  if (n) std::memcpy(b.data(), base.data(), n);
+  return b;
+}
+
+Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target) {
+  Outcome r;
+  for (const auto& a : c.args) r.args.push_back(build(a));
+  if (c.indices) r.indices = build(*c.indices);
+  if (c.out) r.out = build(*c.out);
+  if (c.where) r.where = build(*c.where);
+  for (const auto& a : r.args) r.before.push_back(bytes_of(a.base));
+  if (r.indices) r.before.push_back(bytes_of(r.indices->base));
+  if (r.out) r.before.push_back(bytes_of(r.out->base));
+  if (r.where) r.before.push_back(bytes_of(r.where->base));
+
+  const json& kw = c.kw;
+  std::optional<loom::DType> dtype;
+  if (kw.contains("dtype")) dtype = loom::dtype_from_name(kw.at("dtype").get<std::string>());
+  try {
+    if (c.method == "call" || c.method == "outer") {
+      loom::CallOptions o{.target = target};
+      if (r.out) o.out = {r.out->view};
+      if (r.where) o.where = r.where->view;
+      o.dtype = dtype;
+      if (kw.contains("casting")) {
+        o.casting = loom::casting_from_name(kw.at("casting").get<std::string>());
+      }
+      const loom::Ufunc f = rt.ufunc(c.op);
+      r.result = c.method == "call" ? f(r.args[0].view, r.args[1].view, o)
+                                    : f.outer(r.args[0].view, r.args[1].view, o);
+    } else if (c.method == "reduce") {
+      loom::ReduceOptions o{.target = target};
+      o.axis = axes_of(kw);
+      o.keepdims = kw.value("keepdims", false);
+      o.initial = initial_of(kw);
+      if (r.where) o.where = r.where->view;
+      if (r.out) o.out = r.out->view;
+      o.dtype = dtype;
+      r.result = c.kind == "reduce" ? rt.reduce(c.op)(r.args[0].view, o)
+                                    : rt.ufunc(c.op).reduce(r.args[0].view, o);
+    } else if (c.method == "accumulate" || c.method == "reduceat") {
+      loom::AccumulateOptions o{.target = target};
+      o.axis = kw.value("axis", 0);
+      if (r.out) o.out = r.out->view;
+      o.dtype = dtype;
+      const loom::Ufunc f = rt.ufunc(c.op);
+      r.result = c.method == "accumulate" ? f.accumulate(r.args[0].view, o)
+                                          : f.reduceat(r.args[0].view, r.indices->view, o);
+    } else if (c.method == "at") {
+      rt.ufunc(c.op).at(r.args[0].view, r.indices->view, r.args[1].view, {.target = target});
+    } else {
+      throw std::runtime_error("unknown method " + c.method);
+    }
+  } catch (const loom::Error& e) {
+    r.refused = true;
+    r.message = e.what();
+    r.error_class = class_of(e);
+  } catch (const std::exception& e) {
+    r.foreign = true;
+    r.message = std::string(typeid(e).name()) + ": " + e.what();
+  }
+  return r;
+}
+
+}  // namespace numpy_diff
