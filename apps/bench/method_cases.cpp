@@ -1,7 +1,7 @@
 // loom-bench cases of the ufunc methods (issue 11's performance goals), one set per target; the
 // peers (bench/peers/peers.py) run the same calls with NumPy and CuPy under the same names:
 //   add_accumulate/float32/<large>/<target>         np.cumsum(x), x uniform(-1, 1), allocating
-//   add_at_100000bins/float64/10000000/<target>     np.add.at(a, idx, b) in place, a of 1e5 bins
+//   add_at_100000bins/{float64,int64}/10000000/<target>  np.add.at(a, idx, b) in place, 1e5 bins
 //   subtract_reduce_axis1/float64/4096x4096/<target> np.subtract.reduce(x, axis=1, out=o)
 // Select them with --benchmark_filter='^(add_accumulate|add_at_|subtract_reduce_)'. Device
 // targets take device arrays (inputs placed once, outside the timing) and every iteration waits
@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <type_traits>
 
 #include "../common/app_util.hpp"
 #include "bench.hpp"
@@ -80,10 +81,12 @@ void accumulate_case(benchmark::State& st, const Runtime& rt, const std::string&
   }
 }
 
-// add.at of 1e7 uniform [0, 1) float64 values at uniform random indices into 1e5 bins, in place
-// (the bins keep growing over the iterations, as a peer's repeated np.add.at does). The first
-// call, on zeros, is checked against an in-order host loop: bit for bit on host targets, within
-// 1e-12 on a device (whose atomics add in another order).
+// add.at of 1e7 values at uniform random indices into 1e5 bins, in place (the bins keep growing
+// over the iterations, as a peer's repeated np.add.at does): float64 uniform [0, 1) (the ordered
+// path on parallel) and int64 uniform [0, 1000) (atomics on parallel). The first call, on zeros,
+// is checked against an in-order host loop: bit for bit on host targets and for integers, within
+// 1e-12 for floats on a device (whose atomics add in another order).
+template <class T>
 void at_case(benchmark::State& st, const Runtime& rt, const std::string& target, bool device) {
   try {
     Array idx = empty({kAtUpdates}, DType::int64);
@@ -93,21 +96,22 @@ void at_case(benchmark::State& st, const Runtime& rt, const std::string& target,
       iv[j] =
           std::min<std::int64_t>(kAtBins - 1, static_cast<std::int64_t>(rng.uniform() * kAtBins));
     }
-    const Array b = apps::random_uniform<double>({kAtUpdates}, 0, 1, 122);
+    const bool is_float = std::is_floating_point_v<T>;
+    Array b = apps::random_uniform<double>({kAtUpdates}, 0, is_float ? 1 : 1000, 122);
+    if (!is_float) b = b.astype(dtype_v<T>);  // truncated: whole numbers in [0, 1000)
     const Array di = on(rt, target, idx, device), db = on(rt, target, b, device);
-    const Array a =
-        device ? rt.zeros({kAtBins}, DType::float64, target) : zeros({kAtBins}, DType::float64);
+    const Array a = device ? rt.zeros({kAtBins}, dtype_v<T>, target) : zeros({kAtBins}, dtype_v<T>);
     wait(rt, target, device);
     const Ufunc add = rt.ufunc("add");
     const AtOptions opt{.target = target};
     add.at(a, di, db, opt);
-    Array want = zeros({kAtBins}, DType::float64);
-    auto* w = reinterpret_cast<double*>(want.data());
-    const auto* bv = reinterpret_cast<const double*>(b.data());
+    Array want = zeros({kAtBins}, dtype_v<T>);
+    auto* w = reinterpret_cast<T*>(want.data());
+    const auto* bv = reinterpret_cast<const T*>(b.data());
     for (std::int64_t j = 0; j < kAtUpdates; ++j) w[iv[j]] += bv[j];
     const Array got = rt.to_host(a);
-    const bool ok = device ? rel_err(got, want) <= 1e-12
-                           : std::memcmp(got.data(), want.data(), bytes_of(want)) == 0;
+    const bool ok = device && is_float ? rel_err(got, want) <= 1e-12
+                                       : std::memcmp(got.data(), want.data(), bytes_of(want)) == 0;
     if (!ok) {
       st.SkipWithError(("add.at on " + target + ": the bins differ from the in-order loop's (" +
                         std::to_string(rel_err(got, want)) + " relative)")
@@ -177,9 +181,12 @@ void register_method_cases(const Runtime& rt, const std::string& target, const S
   };
   reg("add_accumulate/float32/" + apps::size_label(n) + "/" + target,
       [=](benchmark::State& st) { accumulate_case(st, *r, target, n, device); });
-  reg("add_at_" + std::to_string(kAtBins) + "bins/float64/" + std::to_string(kAtUpdates) + "/" +
-          target,
-      [=](benchmark::State& st) { at_case(st, *r, target, device); });
+  const std::string at_op = "add_at_" + std::to_string(kAtBins) + "bins/";
+  const std::string at_n = "/" + std::to_string(kAtUpdates) + "/" + target;
+  reg(at_op + "float64" + at_n,
+      [=](benchmark::State& st) { at_case<double>(st, *r, target, device); });
+  reg(at_op + "int64" + at_n,
+      [=](benchmark::State& st) { at_case<std::int64_t>(st, *r, target, device); });
   reg("subtract_reduce_axis1/float64/" + apps::shape_label(kReduceShape) + "/" + target,
       [=](benchmark::State& st) { reduce_case(st, *r, target, device); });
 }

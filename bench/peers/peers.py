@@ -679,7 +679,8 @@ def at_runners(P):
     """np.add.at(a, idx, b) / cupyx.scatter_add(a, idx, b) (cupy.add.at where cupyx has none), in
     place and repeated on the same bins as loom-bench does. In-place calls return the bins after
     the warm-up, not one call's result, so each runner checks one call on zero bins itself
-    (exactly for NumPy, within 1e-12 for CuPy's atomics) and raises if it differs."""
+    (exactly for NumPy and integers, within 1e-12 for CuPy's float atomics) and raises if it
+    differs."""
 
     def check(got, want, exact, who):
         got = np.asarray(got)
@@ -692,7 +693,7 @@ def at_runners(P):
 
     def numpy_(inp):
         idx, b, want = inp
-        a = np.zeros(AT_BINS)
+        a = np.zeros(AT_BINS, want.dtype)
         np.add.at(a, idx, b)
         check(a, want, True, "np.add.at")
         return (lambda: np.add.at(a, idx, b)), "host"
@@ -705,9 +706,9 @@ def at_runners(P):
             scatter = cupyx.scatter_add
         except (ImportError, AttributeError):
             scatter = cp.add.at
-        da, di, db = cp.zeros(AT_BINS), cp.asarray(idx), cp.asarray(b)
+        da, di, db = cp.zeros(AT_BINS, want.dtype), cp.asarray(idx), cp.asarray(b)
         scatter(da, di, db)
-        check(cp.asnumpy(da), want, False, "cupyx.scatter_add")
+        check(cp.asnumpy(da), want, want.dtype.kind != "f", "cupyx.scatter_add")
         return (lambda: scatter(da, di, db)), "cupy"
 
     return {"numpy": numpy_, "cupy": cupy_}
@@ -1008,7 +1009,8 @@ def build_groups(P, S):
 
     # The ufunc methods: add.accumulate of uniform(-1, 1) float32 (64M, 4M when small), checked
     # against a float64 running sum (a float32 scan drifts; NumPy's own does too); add.at of 1e7
-    # uniform [0, 1) float64 values at uniform random indices into 1e5 bins; subtract.reduce of
+    # values (uniform [0, 1) float64, or int64 in [0, 1000)) at uniform random indices into 1e5
+    # bins; subtract.reduce of
     # uniform [0, 1) float64 (4096, 4096) along the last axis.
     n = S.large_n
     groups.append(Group(f"add_accumulate/float32/{size_label(n)}",
@@ -1016,16 +1018,21 @@ def build_groups(P, S):
                         lambda x: np.cumsum(x, dtype=np.float64), nbytes(n, f32, 2), n, 1e-2,
                         accumulate_runners(P)))
 
-    def at_inputs():
-        rng = np.random.default_rng(121)
-        idx = rng.integers(0, AT_BINS, AT_UPDATES)
-        b = rng.random(AT_UPDATES)
-        want = np.zeros(AT_BINS)
-        np.add.at(want, idx, b)
-        return [idx, b, want]
+    def at_inputs(dt):
+        def make():
+            rng = np.random.default_rng(121)
+            idx = rng.integers(0, AT_BINS, AT_UPDATES)
+            b = rng.random(AT_UPDATES) if dt == f64 else rng.integers(0, 1000, AT_UPDATES)
+            want = np.zeros(AT_BINS, dt)
+            np.add.at(want, idx, b)
+            return [idx, b, want]
+        return make
 
-    groups.append(Group(f"add_at_{AT_BINS}bins/float64/{AT_UPDATES}", at_inputs, None,
-                        AT_UPDATES * 16 + AT_BINS * 16, AT_UPDATES, 0.0, at_runners(P)))
+    # float64: loom's ordered path on parallel; int64 (whole numbers in [0, 1000)): its atomics.
+    for dt in (f64, np.int64):
+        groups.append(Group(f"add_at_{AT_BINS}bins/{np.dtype(dt).name}/{AT_UPDATES}",
+                            at_inputs(dt), None, AT_UPDATES * 16 + AT_BINS * 16, AT_UPDATES, 0.0,
+                            at_runners(P)))
     n = math.prod(REDUCE_SHAPE)
     groups.append(Group(f"subtract_reduce_axis1/float64/{shape_label(REDUCE_SHAPE)}",
                         lambda: [np.random.default_rng(131).random(REDUCE_SHAPE)],
