@@ -1,7 +1,7 @@
-// where= on a reduction whose op has no identity and is not reorderable (np.subtract.reduce(x,
-// axis=1, initial=0, where=m)): no value can stand in for the masked-out elements, so each
-// output's selected elements are gathered, in order, and folded into its start value. One call a
-// output: correct on every target, not fast (docs/methods.md).
+// where= on a reduction whose op has no identity (np.subtract.reduce(x, axis=1, initial=0,
+// where=m), np.maximum.reduce(x, initial=0, where=m)): no value can stand in for the masked-out
+// elements, so each output's selected elements are gathered, in C order, and folded into its
+// start value. One call an output: correct on every target, not fast (docs/methods.md).
 #include <cstring>
 #include <numeric>
 
@@ -11,22 +11,25 @@
 
 namespace loom::detail {
 
-void masked_ordered_fold(const Target& t, const LoopImpl& impl, DType dt, const Array& xin,
-                         const Array& mask, int axis, const Array& res) {
+void masked_fold(const Target& t, const LoopImpl& impl, DType dt, const Array& xin,
+                 const Array& mask, const std::vector<bool>& reduced, bool reorderable,
+                 const Array& res) {
   const int nd = xin.ndim();
-  // The reduced axis last (a trailing axis of size 1 when none is reduced), on the host.
-  std::vector<int> perm(nd);
-  std::iota(perm.begin(), perm.end(), 0);
-  if (axis >= 0) {
-    perm.erase(perm.begin() + axis);
-    perm.push_back(axis);
+  // The reduced axes last, in order, on the host.
+  std::vector<int> perm;
+  for (int k = 0; k < nd; ++k) {
+    if (!reduced[k]) perm.push_back(k);
+  }
+  std::int64_t n = 1;
+  int nred = 0;
+  for (int k = 0; k < nd; ++k) {
+    if (reduced[k]) perm.push_back(k), n *= xin.shape()[k], ++nred;
   }
   const Array xh = (xin.device().is_host() ? xin : t.rt->to_host(xin, t.stream)).transpose(perm).copy();
   const Array mh = mask.broadcast_to(xin.shape()).transpose(perm).copy();
-  const Array rt_view = res.transpose(perm);  // the reduced axis (size 1) last
-  const std::int64_t n = axis >= 0 ? xin.shape()[axis] : 1;
+  const Array rt_view = res.transpose(perm);  // the reduced axes (size 1) last
   std::int64_t rows = 1;
-  for (int d = 0; d < nd - (axis >= 0 ? 1 : 0); ++d) rows *= xh.shape()[d];
+  for (int d = 0; d < nd - nred; ++d) rows *= xh.shape()[d];
   const std::size_t isz = itemsize(dt);
   // Selected values of every row, packed, with each row's [begin, end).
   Array vals = empty({xh.size()}, dt);
@@ -61,7 +64,7 @@ void masked_ordered_fold(const Target& t, const LoopImpl& impl, DType dt, const 
     const Array part = vals.slice(0, begin[r], begin[r + 1]);
     const Array ops[] = {into, part};
     ReduceCall call{StridedIter::make(ops, part.shape()), &impl, dt, t.stream.native()};
-    call.ordered = true;
+    call.ordered = !reorderable;
     t.backend->run_reduce(call, t.device);
   }
 }

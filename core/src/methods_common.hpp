@@ -12,14 +12,19 @@ void require_binary(const OpDesc& op, const char* method);
 // where= as NumPy takes it: a boolean array (TypeError for any other dtype, as NumPy refuses the
 // cast to bool under 'safe' casting whatever the call's casting rule).
 const Array& where_mask(const Array& mask, const std::string& who);
-// The T(T,T) loop of a reduction-like method: dtype= (or out='s dtype) exactly where the op has
-// such a loop; else NumPy's resolution (add and multiply widen small integers to 64 bits).
-const Loop& pick_reduce_loop(const OpDesc& op, Family family, const Array& x,
-                             std::optional<DType> dtype, const std::string& who);
-// where= without an identity on an op that is not reorderable: folds each output's selected
-// elements (along `axis`, -1 for none) in order into res, which holds the start value.
-void masked_ordered_fold(const Target& t, const LoopImpl& impl, DType dt, const Array& xin,
-                         const Array& mask, int axis, const Array& res);
+// NumPy's dtype of a reduction-like method when something fixes it: dtype= or out='s dtype
+// (`forced`), or add and multiply (sum, prod) widening bools and narrow integers to 64 bits;
+// nullopt: the loop the input's dtype resolves to decides.
+std::optional<DType> reduction_dtype(const OpDesc& op, DType x, std::optional<DType> forced);
+// The T(T,T) loop for `want`: exactly where the op has one, else the first loop `want` (or, without
+// it, the input's dtype x) casts to safely (the caller casts the result back to `want`).
+const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x, std::optional<DType> want,
+                             const std::string& who);
+// where= on an op without identity: folds each output's selected elements (over the reduced
+// axes, in C order) into res, which holds the start value.
+void masked_fold(const Target& t, const LoopImpl& impl, DType dt, const Array& xin,
+                 const Array& mask, const std::vector<bool>& reduced, bool reorderable,
+                 const Array& res);
 Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
                     bool default_all);
 

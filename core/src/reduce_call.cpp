@@ -75,8 +75,10 @@ Array exact_initial(const Array& v, DType dt, const std::string& who) {
   return r;
 }
 
-// The result in out= or in the caller's memory.
-Array finish_reduction(const Target& t, const Array& shaped, const std::optional<Array>& out) {
+// The result in `want` (NumPy's result dtype), in out= (cast unsafely, as NumPy's reductions
+// do) or in the caller's memory.
+Array finish_reduction(const Target& t, Array shaped, DType want, const std::optional<Array>& out) {
+  if (shaped.dtype() != want && !(out && out->dtype() == want)) shaped = t.cast(shaped, want);
   if (out) {
     t.copy(shaped, *out);
     return *out;
@@ -84,39 +86,52 @@ Array finish_reduction(const Target& t, const Array& shaped, const std::optional
   return t.on_device() && !t.device_mode ? t.rt->to_host(shaped, t.stream) : shaped;
 }
 
+// The op's identity in dtype dt. Identities are small integers or values such as -1 (all ones
+// for unsigned, as NumPy's bitwise_and): integer loops take them through int64, with wrapping.
+Array identity_value(const OpDesc& op, DType dt, const std::string& who) {
+  const Kind k = kind(dt);
+  return k == Kind::floating || k == Kind::complex
+             ? exact_initial(Array(*op.identity), dt, who)
+             : Array(static_cast<std::int64_t>(*op.identity)).astype(dt);
+}
+
 }  // namespace
 
-const Loop& pick_reduce_loop(const OpDesc& op, Family family, const Array& x,
-                             std::optional<DType> dtype, const std::string& who) {
-  // NumPy: dtype= (or out='s dtype) is the loop's dtype and the input is cast to it unsafely.
-  // Without it, add and multiply reduce integers and bools in at least 64 bits (NumPy's rule,
-  // by name, in PyUFunc_GenericReduction); other ops resolve from the input's dtype.
-  DType want = x.dtype();
-  if (!dtype && op.kind == OpKind::ufunc && (op.name == "add" || op.name == "multiply")) {
-    const Kind k = kind(want);
-    if (k == Kind::boolean) dtype = DType::int64;
-    if (k == Kind::signed_int && itemsize(want) < 8) dtype = DType::int64;
-    if (k == Kind::unsigned_int && itemsize(want) < 8) dtype = DType::uint64;
-  }
-  if (dtype) want = *dtype;
+std::optional<DType> reduction_dtype(const OpDesc& op, DType x, std::optional<DType> forced) {
+  // NumPy: dtype= (or out='s dtype) when given; else add and multiply (np.sum, np.prod) reduce
+  // bools and integers narrower than 64 bits in 64 bits, by name, as PyUFunc_GenericReduction
+  // does; else the loop that the input's dtype resolves to decides.
+  if (forced) return forced;
+  const bool widens = op.kind == OpKind::ufunc ? (op.name == "add" || op.name == "multiply")
+                                               : (op.name == "sum" || op.name == "prod");
+  const Kind k = kind(x);
+  if (widens && k == Kind::boolean) return DType::int64;
+  if (widens && k == Kind::signed_int && itemsize(x) < 8) return DType::int64;
+  if (widens && k == Kind::unsigned_int && itemsize(x) < 8) return DType::uint64;
+  return std::nullopt;
+}
+
+const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x,
+                             std::optional<DType> want, const std::string& who) {
+  // The op's T(T,T) loop for `want` exactly, else the first one `want` (or the input's dtype)
+  // casts to safely; the caller casts the result back to `want`.
   const int fam = static_cast<int>(family);
   auto binary = [&](const Loop& l) {
     if (op.kind == OpKind::reduce) return true;
     return l.sig.inputs.size() == 2 && l.sig.outputs.size() == 1 &&
            l.sig.inputs[0] == l.sig.outputs[0] && l.sig.inputs[1] == l.sig.outputs[0];
   };
-  if (dtype) {
+  if (want) {
     for (const Loop& l : op.loops) {
-      if (l.impl[fam].present() && binary(l) && l.sig.outputs[0] == want) return l;
+      if (l.impl[fam].present() && binary(l) && l.sig.outputs[0] == *want) return l;
     }
   }
-  // The first T(T,T) loop the (wanted) dtype casts to safely, as type resolution does.
-  const Array probe = empty({}, want);
+  const Array probe = empty({}, want ? *want : x);
   const Array two[2] = {probe, probe};
   const Loop& l = pick_loop(op, family, std::span<const Array>(two, op.kind == OpKind::reduce ? 1 : 2),
                             std::nullopt, "", Casting::same_kind);
   if (!binary(l)) {
-    throw TypeError(who + ": the loop " + l.sig.str() + " chosen for " + std::string(name(want)) +
+    throw TypeError(who + ": the loop " + l.sig.str() + " chosen for " + std::string(name(want ? *want : x)) +
                     " is not of the form T(T,T), so it cannot reduce; pass dtype= to pick one of " +
                     op.signatures());
   }
@@ -131,10 +146,11 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   if (o.where) all.push_back(&*o.where);
   const Target t =
       pick_target(rt, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
-  std::optional<DType> forced = o.dtype;
-  if (!forced && o.out) forced = o.out->dtype();
-  const Loop& loop = pick_reduce_loop(op, t.family, x, forced, who);
+  const std::optional<DType> forced =
+      reduction_dtype(op, x.dtype(), o.dtype ? o.dtype : o.out ? std::optional(o.out->dtype()) : std::nullopt);
+  const Loop& loop = pick_reduce_loop(op, t.family, x.dtype(), forced, who);
   const DType dt = loop.sig.outputs[0];
+  const DType want = forced ? *forced : dt;
   const int nd = x.ndim();
 
   // Axes: not given is every axis (np.sum) or axis 0 (np.add.reduce); axis=None every axis.
@@ -175,23 +191,13 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
       throw ShapeError(who + ": out= has shape " + shape_str(o.out->shape()) +
                        " but the result has shape " + shape_str(final_shape));
     }
-    if (!can_cast(dt, o.out->dtype(), Casting::same_kind)) {
-      throw TypeError(who + ": cannot cast the result from " + std::string(name(dt)) +
-                      " to out= dtype " + std::string(name(o.out->dtype())) +
-                      " with casting rule 'same_kind'");
-    }
   }
   // The start value: initial= exactly, else the identity unless initial=None.
   std::optional<Array> start;
   if (o.initial.given() && !o.initial.is_none()) {
     start = exact_initial(o.initial.value(), dt, who);
   } else if (!o.initial.given() && op.identity) {
-    // Identities are small integers or values such as -1 (all ones for unsigned, as NumPy's
-    // bitwise_and): integer loops take them through int64, with wrapping.
-    const Kind k = kind(dt);
-    start = k == Kind::floating || k == Kind::complex
-                ? exact_initial(Array(*op.identity), dt, who)
-                : Array(static_cast<std::int64_t>(*op.identity)).astype(dt);
+    start = identity_value(op, dt, who);
   }
   std::optional<Array> mask;
   if (o.where) {
@@ -213,24 +219,22 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
                      "initial= to give the result for empty input");
   }
   // The input in the loop's dtype (NumPy casts it unsafely), on the call's device; masked-out
-  // elements replaced by the start value, which changes nothing for an identity (and, for ops
-  // without one, for idempotent ones such as max and min).
+  // elements replaced by the identity, which changes nothing.
   Array xin = t.cast(x, dt);
   if (t.on_device()) xin = t.to_device(xin);
   const LoopImpl& impl = loop.impl[static_cast<int>(t.family)];
-  if (mask && !op.identity && !op.reorderable) {
+  if (mask && !op.identity) {
     // No value stands in for a masked-out element: fold the selected ones of each output.
     Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
     t.copy(*start, res);
-    int axis = -1;
-    for (int k = 0; k < nd; ++k) axis = reduced[k] ? k : axis;
-    masked_ordered_fold(t, impl, dt, xin, mask->device().is_host() ? *mask : t.rt->to_host(*mask), axis, res);
-    return finish_reduction(t, res.reshape(final_shape), o.out);
+    masked_fold(t, impl, dt, xin, mask->device().is_host() ? *mask : t.rt->to_host(*mask),
+                reduced, op.reorderable, res);
+    return finish_reduction(t, res.reshape(final_shape), want, o.out);
   }
   if (mask) {
     Array filled = t.on_device() ? t.rt->empty(x.shape(), dt, t.device_name(), t.stream)
                                  : empty(x.shape(), dt);
-    t.copy(*start, filled);
+    t.copy(identity_value(op, dt, who), filled);
     Array m = *mask;
     if (t.on_device()) m = t.to_device(m);
     t.copy_where(xin, filled, m);
@@ -295,7 +299,7 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
       v = v.slice(k, 0, 1);
     }
   }
-  return finish_reduction(t, res.reshape(final_shape), o.out);
+  return finish_reduction(t, res.reshape(final_shape), want, o.out);
 }
 
 }  // namespace detail

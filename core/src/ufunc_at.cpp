@@ -24,6 +24,14 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   // array when it already is one (no copy), else a converted copy.
   const std::int64_t n0 = a.shape()[0];
   Array hidx = indices.device().is_host() ? indices : rt_->to_host(indices);
+  if (ik == Kind::unsigned_int) {  // values from 2^63 up do not fit int64: out of bounds anyway
+    for (std::uint64_t u : hidx.to_vector<std::uint64_t>()) {
+      if (u > static_cast<std::uint64_t>(INT64_MAX)) {
+        throw IndexError(who + ": index " + std::to_string(u) +
+                         " is out of bounds for axis 0 with size " + std::to_string(a.shape()[0]));
+      }
+    }
+  }
   if (hidx.dtype() != DType::int64 || !hidx.is_c_contiguous() || hidx.buffer() == a.buffer()) {
     hidx = hidx.astype(DType::int64);  // a copy: also when the updates could change the indices
   }
@@ -55,7 +63,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     throw ShapeError(who + ": b of shape " + shape_str(b.shape()) +
                      " does not broadcast to the indexed shape " + shape_str(bshape));
   }
-  const Loop& loop = detail::pick_reduce_loop(op, t.family, a, a.dtype(), who);
+  const Loop& loop = detail::pick_reduce_loop(op, t.family, a.dtype(), a.dtype(), who);
   const DType dt = loop.sig.outputs[0];
   // Work on `w`: a itself when it is in the loop's dtype and the call's memory, else a copy that
   // is cast back into a afterwards. b is read before any update (a copy when it shares a's memory).
@@ -77,8 +85,13 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     if (t.on_device()) didx = t.to_device(didx);
     // A 0-d index: one update with b of a's trailing shape.
     const bool one = indices.ndim() == 0;
-    AtCall c{w.data(), w.strides()[0], reinterpret_cast<const std::int64_t*>(didx.data()), m,
-             bin.data(), one ? 0 : bin.strides()[0]};
+    AtCall c;
+    c.a = w.data();
+    c.a_step = w.strides()[0];
+    c.idx = reinterpret_cast<const std::int64_t*>(didx.data());
+    c.m = m;
+    c.b = bin.data();
+    c.b_step = one ? 0 : bin.strides()[0];
     c.rest = rest;
     c.a_rest_strides = Shape(w.strides().begin() + 1, w.strides().end());
     c.b_rest_strides = Shape(bin.strides().begin() + (one ? 0 : 1), bin.strides().end());

@@ -48,15 +48,12 @@ void check_out(const std::string& who, const std::optional<Array>& out, const Sh
     throw ShapeError(who + ": out= has shape " + shape_str(out->shape()) +
                      " but the result has shape " + shape_str(shape));
   }
-  if (!can_cast(dt, out->dtype(), Casting::same_kind)) {
-    throw TypeError(who + ": cannot cast the result from " + std::string(name(dt)) +
-                    " to out= dtype " + std::string(name(out->dtype())) +
-                    " with casting rule 'same_kind'");
-  }
+  (void)dt;  // NumPy casts the result into out= unsafely
 }
 
-// The result in the caller's memory (and in out= when given).
-Array deliver(const Target& t, const Array& res, const std::optional<Array>& out) {
+// The result in `want` (NumPy's result dtype), in the caller's memory or in out= (cast unsafely).
+Array deliver(const Target& t, Array res, DType want, const std::optional<Array>& out) {
+  if (res.dtype() != want && !(out && out->dtype() == want)) res = t.cast(res, want);
   if (out) {
     t.copy(res, *out);
     return *out;
@@ -79,6 +76,13 @@ std::vector<std::int64_t> host_indices(const Runtime& rt, const Array& idx, cons
     throw ValueError(who + ": indices must be 0-d or 1-d, got " + idx.str());
   }
   const Array h = idx.device().is_host() ? idx : rt.to_host(idx);
+  if (k == Kind::unsigned_int) {  // values from 2^63 up do not fit int64: out of bounds anyway
+    for (std::uint64_t u : h.to_vector<std::uint64_t>()) {
+      if (u > static_cast<std::uint64_t>(INT64_MAX)) {
+        throw IndexError(who + ": index " + std::to_string(u) + " is out of bounds");
+      }
+    }
+  }
   return h.to_vector<std::int64_t>();
 }
 
@@ -96,16 +100,19 @@ Array Ufunc::accumulate(const Array& x, const AccumulateOptions& o) const {
       *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
   if (x.ndim() == 0) throw ValueError(who + ": cannot accumulate on a 0-d array (NumPy: scalar)");
   const int ax = detail::normalize_axis(o.axis, x.ndim(), who);
-  std::optional<DType> forced = o.dtype;
-  if (!forced && o.out) forced = o.out->dtype();
-  const Loop& loop = detail::pick_reduce_loop(op, t.family, x, forced, who);
+  const std::optional<DType> forced = detail::reduction_dtype(
+      op, x.dtype(), o.dtype ? o.dtype : o.out ? std::optional(o.out->dtype()) : std::nullopt);
+  const Loop& loop = detail::pick_reduce_loop(op, t.family, x.dtype(), forced, who);
   const DType dt = loop.sig.outputs[0];
+  const DType want = forced ? *forced : dt;
   detail::check_out(who, o.out, x.shape(), dt);
   Array xin = t.cast(x, dt);
   if (t.on_device()) xin = t.to_device(xin);
   const Array res = detail::alloc_in_call(t, x.shape(), dt);
   if (x.size() > 0) {
-    ScanCall c{res.data(), xin.data()};
+    ScanCall c;
+    c.out = res.data();
+    c.x = xin.data();
     for (int k = 0; k < x.ndim(); ++k) {
       if (k == ax) continue;
       c.outer_shape.push_back(x.shape()[k]);
@@ -121,7 +128,7 @@ Array Ufunc::accumulate(const Array& x, const AccumulateOptions& o) const {
     c.stream = t.stream.native();
     t.backend->run_scan(c, t.device);
   }
-  return detail::deliver(t, res, o.out);
+  return detail::deliver(t, res, want, o.out);
 }
 
 Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOptions& o) const {
@@ -134,6 +141,9 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
       *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
   if (x.ndim() == 0) throw ValueError(who + ": cannot reduceat a 0-d array (NumPy: scalar)");
   const int ax = detail::normalize_axis(o.axis, x.ndim(), who);
+  if (indices.ndim() != 1) {
+    throw ValueError(who + ": indices must be a 1-d array (NumPy), got " + indices.str());
+  }
   const std::vector<std::int64_t> idx = detail::host_indices(*rt_, indices, who);
   const std::int64_t n = x.shape()[ax];
   for (std::int64_t i : idx) {
@@ -142,10 +152,11 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
                        std::to_string(n) + ") for axis " + std::to_string(ax));
     }
   }
-  std::optional<DType> forced = o.dtype;
-  if (!forced && o.out) forced = o.out->dtype();
-  const Loop& loop = detail::pick_reduce_loop(op, t.family, x, forced, who);
+  const std::optional<DType> forced = detail::reduction_dtype(
+      op, x.dtype(), o.dtype ? o.dtype : o.out ? std::optional(o.out->dtype()) : std::nullopt);
+  const Loop& loop = detail::pick_reduce_loop(op, t.family, x.dtype(), forced, who);
   const DType dt = loop.sig.outputs[0];
+  const DType want = forced ? *forced : dt;
   Shape shape = x.shape();
   shape[ax] = static_cast<std::int64_t>(idx.size());
   detail::check_out(who, o.out, shape, dt);
@@ -169,7 +180,7 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
     call.ordered = !op.reorderable;
     t.backend->run_reduce(call, t.device);
   }
-  return detail::deliver(t, res, o.out);
+  return detail::deliver(t, res, want, o.out);
 }
 
 Array Ufunc::outer(const Array& a, const Array& b, const CallOptions& o) const {

@@ -52,22 +52,12 @@ const std::map<std::string, Trigger>& triggers() {
          Array out = zeros({2}, DType::int32);
          rt().ufunc("add")(array({1.5, 2.5}), array({1.0, 2.0}), {.out = {out}});
        }},
-      {"E-TYPE-REDUCE-OUT-CAST",
-       [] {
-         rt().reduce("sum")(array({1.5, 2.5}),
-                            {.out = zeros({}, DType::int32), .dtype = DType::float64});
-       }},
       {"E-TYPE-WHERE-NOT-BOOL",
        [] {
          rt().ufunc("add")(array({1.0, 5.0}), 10.0, {.where = array({1.0, 0.0})});
        }},
       {"E-TYPE-REDUCE-LOOP-NOT-BINARY",
        [] { mixed_rt().ufunc("cat_ratio").reduce(zeros({3}, DType::int32)); }},
-      {"E-TYPE-METHOD-OUT-CAST",
-       [] {
-         rt().ufunc("add").accumulate(array({1.5, 2.5}),
-                                      {.out = zeros({2}, DType::int32), .dtype = DType::float64});
-       }},
       {"E-TYPE-REDUCEAT-INDICES",
        [] {
          rt().ufunc("add").reduceat(arange(0.0, 8.0), array({0.0, 2.0}));

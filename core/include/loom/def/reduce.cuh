@@ -9,7 +9,8 @@
 // and nothing taken from the device: the same input gives the same bits on every run and every
 // GPU. Not cub::DeviceReduce (run-to-run deterministic on one GPU, per its documentation): it
 // needs the identity as a host value, and max/min have none (the call pre-fills the output with
-// the first element instead). Only included by .cu files.
+// the first element instead). A non-reorderable op (ReduceCall::ordered) takes none of this: a
+// thread per output folds strictly left to right (red_ordered). Only included by .cu files.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -356,20 +357,19 @@ __global__ void red_combine(F f, RedParams<T> p) {
 
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-template <class F, class T>
-void red_launch(const ReduceCall& c, const void* data) {
-  const F& f = *static_cast<const F*>(data);
+// The call's geometry: kept dims (out strided) and reduced dims (out stride 0). False when there
+// is nothing to do.
+template <class T>
+bool red_geometry(const ReduceCall& c, RedParams<T>& p) {
   const StridedIter& it = c.iter;
   if (it.nargs() != 2) {
     throw DeviceError("reduction CUDA loop: the call has " + std::to_string(it.nargs()) +
                       " operands, expected 2 (out, x)");
   }
-  if (it.size() <= 0) return;
+  if (it.size() <= 0) return false;
   if (it.shape.size() > static_cast<std::size_t>(kMaxDims)) {
     throw DeviceError(dims_error(it, "reduction CUDA loop"));
   }
-  const cudaStream_t stream = stream_of(c.stream);
-  RedParams<T> p{};
   p.out = it.base[0];
   p.x = it.base[1];
   p.M = 1;
@@ -392,6 +392,64 @@ void red_launch(const ReduceCall& c, const void* data) {
     p.rx[0] = 0;
     p.nr = 1;
   }
+  return true;
+}
+
+// A non-reorderable op (ReduceCall::ordered): a thread per output, neighbouring threads on
+// neighbouring outputs, folds the output's elements strictly in order into the pre-filled output,
+// ((out (op) x0) (op) x1) ... as NumPy's reduce defines it: no segments, no tree. Several reduced
+// dims (which the core does not send for such an op) are walked in C order.
+template <class F, class T>
+__global__ void red_ordered(F f, RedParams<T> p) {
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t m = tid; m < p.M; m += nth) {
+    T* o = reinterpret_cast<T*>(p.out + offset_1(m, p.nk, p.kshape, p.kout));
+    const char* x = p.x + offset_1(m, p.nk, p.kshape, p.kx);
+    T acc = *o;
+    if (p.nr == 1) {
+      const std::int64_t st = p.rx[0];
+      constexpr int U = 4;  // loads issued ahead of the dependent chain of f
+      std::int64_t j = 0;
+      for (; j + U <= p.L; j += U) {
+        T v[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) v[u] = *reinterpret_cast<const T*>(x + (j + u) * st);
+#pragma unroll
+        for (int u = 0; u < U; ++u) acc = f(acc, v[u]);
+      }
+      for (; j < p.L; ++j) acc = f(acc, *reinterpret_cast<const T*>(x + j * st));
+    } else {
+      for (std::int64_t j = 0; j < p.L; ++j) {
+        acc = f(acc, *reinterpret_cast<const T*>(x + offset_1(j, p.nr, p.rshape, p.rx)));
+      }
+    }
+    *o = acc;
+  }
+}
+
+// The loop of a non-reorderable op: every call folds in order.
+template <class F, class T>
+void red_ordered_launch(const ReduceCall& c, const void* data) {
+  const F& f = *static_cast<const F*>(data);
+  RedParams<T> p{};
+  if (!red_geometry(c, p)) return;
+  constexpr auto kernel = &red_ordered<F, T>;
+  kernel<<<grid_for<kernel>(p.M), kThreads, 0, stream_of(c.stream)>>>(f, p);
+  check_launch("ordered reduction kernel launch");
+}
+
+// The loop of a reorderable op: fixed trees (ordered calls, which such an op's calls are not, fold
+// in order).
+template <class F, class T>
+void red_launch(const ReduceCall& c, const void* data) {
+  if (c.ordered) return red_ordered_launch<F, T>(c, data);
+  const F& f = *static_cast<const F*>(data);
+  RedParams<T> p{};
+  if (!red_geometry(c, p)) return;
+  const StridedIter& it = c.iter;
+  const int nd = static_cast<int>(it.shape.size());
+  const cudaStream_t stream = stream_of(c.stream);
   // Segments from the shape alone (never from the device), so the bits never depend on it.
   const bool warp_kernel = it.strides[0][nd - 1] == 0;
   constexpr int V = red_vec_width<T>();

@@ -2,7 +2,8 @@
 // signature, filling the cuda family's slot. The launcher (host code in the plugin) launches a
 // grid-stride kernel on the call's stream: all operands contiguous takes 16-byte vector loads and
 // stores (a scalar head and tail around them); anything else decomposes the flat index over up to
-// kMaxDims dims. Only ever included by .cu files.
+// kMaxDims dims. The T(T,T) loops also carry the device loops of the reduce, accumulate and at
+// methods (methods.cuh). Only ever included by .cu files.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +13,7 @@
 
 #include "loom/def/desc.hpp"
 #include "loom/def/launch.cuh"
+#include "loom/def/methods.cuh"
 #include "loom/def/signature_of.hpp"
 #include "loom/registry.hpp"
 
@@ -226,13 +228,31 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
 
 }  // namespace cu
 
+// traits: the op's identity and reorderability. Every T(T,T) loop also gets the device loops of
+// the reduce, accumulate and at methods (methods.cuh): with traits, those of a reorderable op
+// where traits say so; without, only the ordered ones (an op that declares nothing is not
+// reorderable), which saves the compiler the trees, CUB scans and atomics it would never run.
 template <class F, class... Sigs>
-void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits = {}) {
-  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), traits, [](LoopImpl* impl, auto sig) {
-    using S = typename decltype(sig)::type;
-    impl[static_cast<int>(Family::cuda)].device_elementwise = &cu::ew_launch<F, S>;
-    impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();
-  }));
+void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits) {
+  reg.add(ufunc_desc<Sigs...>(
+      std::move(name), std::move(doc), traits, [traits](LoopImpl* impl, auto sig) {
+        using S = typename decltype(sig)::type;
+        auto& c = impl[static_cast<int>(Family::cuda)];
+        c.device_elementwise = &cu::ew_launch<F, S>;
+        c.data = cu::instance<F>();
+        cu::set_device_methods<F, S>(c, traits.reorderable);
+      }));
+}
+template <class F, class... Sigs>
+void ufunc(Registrar& reg, std::string name, std::string doc) {
+  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), ReduceTraits{},
+                              [](LoopImpl* impl, auto sig) {
+                                using S = typename decltype(sig)::type;
+                                auto& c = impl[static_cast<int>(Family::cuda)];
+                                c.device_elementwise = &cu::ew_launch<F, S>;
+                                c.data = cu::instance<F>();
+                                cu::set_ordered_device_methods<F, S>(c);
+                              }));
 }
 
 }  // namespace loom::def
