@@ -74,6 +74,7 @@ Case parse_case(const std::string& line) {
     x.dtype = loom::dtype_from_name(r.at("dtype").get<std::string>());
     for (const auto& s : r.at("shape")) x.shape.push_back(s.get<std::int64_t>());
     x.data = r.at("data");
+    if (r.contains("sample")) x.sample = r.at("sample").get<std::vector<std::int64_t>>();
   }
   x.out_after = e.value("out_after", json());
   x.a_after = e.value("a_after", json());

@@ -27,9 +27,10 @@ struct Expect {
   bool has_result = false;
   loom::DType dtype{};
   loom::Shape shape;
-  json data;         // C order; null where NumPy leaves the value undefined (where= without out=)
-  json out_after;    // out='s whole base after the call (null: no out=)
-  json a_after;      // at: the array's whole base after the call
+  json data;  // C order; null where NumPy leaves the value undefined (where= without out=)
+  std::vector<std::int64_t> sample;  // big results: the flat positions `data` holds (else all)
+  json out_after;                    // out='s whole base after the call (null: no out=)
+  json a_after;                      // at: the array's whole base after the call
   json scale;        // float add/multiply reductions: sum|x| or prod|x| per output element
   json count;        // the number of terms per output element
   std::string loop;  // the output dtype of NumPy's loop ("" where NumPy cannot say)

@@ -129,53 +129,56 @@ bool float_ok(double e, double l, const FloatRule& r, double scale, double count
 }
 
 // Compares loom's array `got` (any dtype, NumPy's shape) with NumPy's values `want` of dtype
-// `wdt`. `skip`: element indices (C order) not to compare; `nulls` (where= without out=) must be
-// 0. Appends at most one problem of kind `what`.
+// `wdt`, element k of `want` being flat position sample[k] (k itself without a sample). `skip`:
+// positions not to compare; null in `want` (where= without out=) must be 0 in loom's. Appends at
+// most one problem of kind `what`.
 void compare_values(const loom::Array& got, DType wdt, const json& want, const FloatRule& rule,
                     const json& scale, const json& count, Finding what,
-                    const std::set<std::int64_t>* skip, std::vector<Problem>& out) {
-  const std::int64_t n = got.size();
-  std::ostringstream bad;
+                    const std::set<std::int64_t>* skip, std::vector<Problem>& out,
+                    const std::vector<std::int64_t>& sample = {}) {
+  const std::size_t m = want.size();
+  std::ostringstream bad, maskbad;
   int nbad = 0, nmask = 0;
-  std::ostringstream maskbad;
+  auto pos = [&](std::size_t k) {
+    return sample.empty() ? static_cast<std::int64_t>(k) : sample[k];
+  };
   auto note = [&](std::int64_t i, const std::string& e, const std::string& l) {
     if (nbad++ < 4) bad << " [" << i << "] numpy " << e << " loom " << l << ";";
   };
+  const std::vector<double> gd = got.astype(DType::float64).to_vector<double>();
   if (!is_float(wdt)) {
     // Integers and bools: loom's value in NumPy's dtype (wrapping), bit for bit.
     const loom::Array g = got.astype(wdt);
-    const loom::Array w = loom::empty(got.shape(), wdt);
+    const loom::Array w = loom::empty({static_cast<std::int64_t>(m)}, wdt);
     fill(w, want);
-    const std::vector<double> gd = got.astype(DType::float64).to_vector<double>();
     const std::size_t isz = loom::itemsize(wdt);
     const std::vector<std::int64_t> gi = g.to_vector<std::int64_t>();
-    const std::vector<std::int64_t> wi = w.to_vector<std::int64_t>();
-    for (std::int64_t i = 0; i < n; ++i) {
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::int64_t i = pos(k);
       if (skip && skip->count(i)) continue;
-      if (want[static_cast<std::size_t>(i)].is_null()) {
-        if (gd[static_cast<std::size_t>(i)] != 0 && nmask++ < 3) maskbad << " [" << i << "]";
+      const auto iu = static_cast<std::size_t>(i);
+      if (want[k].is_null()) {
+        if (gd[iu] != 0 && nmask++ < 3) maskbad << " [" << i << "]";
         continue;
       }
-      if (std::memcmp(g.data() + i * isz, w.data() + i * isz, isz) != 0) {
-        note(i, want[static_cast<std::size_t>(i)].dump(),
-             std::to_string(gi[static_cast<std::size_t>(i)]) + " (as " +
-                 std::string(loom::name(wdt)) + "; " + fmt(gd[static_cast<std::size_t>(i)]) +
+      if (std::memcmp(g.data() + i * isz, w.data() + k * isz, isz) != 0) {
+        note(i, want[k].dump(),
+             std::to_string(gi[iu]) + " (as " + std::string(loom::name(wdt)) + "; " + fmt(gd[iu]) +
                  " in loom's " + std::string(loom::name(got.dtype())) + ")");
       }
     }
   } else {
-    const std::vector<double> gd = got.astype(DType::float64).to_vector<double>();
-    for (std::int64_t i = 0; i < n; ++i) {
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::int64_t i = pos(k);
       if (skip && skip->count(i)) continue;
-      const json& wv = want[static_cast<std::size_t>(i)];
       const double l = gd[static_cast<std::size_t>(i)];
-      if (wv.is_null()) {
+      if (want[k].is_null()) {
         if (l != 0 && nmask++ < 3) maskbad << " [" << i << "] " << fmt(l);
         continue;
       }
-      const double e = json_double(wv);
-      const double sc = scale.is_null() ? 0 : json_double(scale[static_cast<std::size_t>(i)]);
-      const double ct = count.is_null() ? 0 : json_double(count[static_cast<std::size_t>(i)]);
+      const double e = json_double(want[k]);
+      const double sc = scale.is_null() ? 0 : json_double(scale[k]);
+      const double ct = count.is_null() ? 0 : json_double(count[k]);
       if (!float_ok(e, l, rule, sc, ct)) {
         std::string extra;
         if (!scale.is_null()) extra = " (scale " + fmt(sc) + ", n " + fmt(ct) + ")";
@@ -185,7 +188,7 @@ void compare_values(const loom::Array& got, DType wdt, const json& want, const F
   }
   if (nbad) {
     out.push_back(
-        {what, std::to_string(nbad) + " of " + std::to_string(n) + " differ:" + bad.str()});
+        {what, std::to_string(nbad) + " of " + std::to_string(m) + " differ:" + bad.str()});
   }
   if (nmask) {
     out.push_back({Finding::masked_not_zero, std::to_string(nmask) + " elements:" + maskbad.str()});
@@ -287,7 +290,9 @@ std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome
                                     std::string(loom::name(res.dtype()))});
   }
   const FloatRule r = rule_for(c, x.dtype, res.dtype());
-  if (values) compare_values(res, x.dtype, x.data, r, x.scale, x.count, Finding::value, nullptr, p);
+  if (values) {
+    compare_values(res, x.dtype, x.data, r, x.scale, x.count, Finding::value, nullptr, p, x.sample);
+  }
   if (!x.exact.is_null() && r.kind == FloatRule::sum) {
     // loom's own bound against the exact sum (issue 11: O(log n) on every layout)
     const std::vector<double> gd = res.astype(DType::float64).to_vector<double>();

@@ -197,9 +197,32 @@ def enc_values(a, valid=None):
     return vals
 
 
-def enc_result(a, valid=None):
+def sample_positions(n, rng_seed):
+    """Where a big result is compared: 3000 flat positions, the ends and a random spread."""
+    if n <= SAMPLE_ABOVE:
+        return None
+    r = random.Random(rng_seed)
+    pos = set(range(16)) | set(range(n - 16, n))
+    for k in range(1, n // 65536 + 1):  # around the parallel backend's 64K block boundaries
+        pos |= {p for p in range(k * 65536 - 2, k * 65536 + 2) if p < n}
+    while len(pos) < 3000:
+        pos.add(r.randrange(n))
+    return sorted(pos)
+
+
+SAMPLE_ABOVE = 20000
+
+
+def enc_result(a, valid=None, sample=None):
     a = np.asarray(a)
-    return {"dtype": a.dtype.name, "shape": list(a.shape), "data": enc_values(a, valid)}
+    r = {"dtype": a.dtype.name, "shape": list(a.shape)}
+    if sample is None:
+        r["data"] = enc_values(a, valid)
+    else:
+        r["sample"] = sample
+        r["data"] = enc_values(a.ravel()[sample], None if valid is None else
+                               np.asarray(valid).ravel()[sample])
+    return r
 
 
 def broadcastable_shape(d, shape):
@@ -536,6 +559,82 @@ def draw_accuracy(d, case, fn_name):
     return call
 
 
+def cycle_operand(d, case, bshape, dt, cycle, ops=()):
+    """A big operand whose values repeat `cycle` (the file holds the cycle, not every value)."""
+    base = np.resize(np.array(cycle, dtype=dt), math.prod(bshape)).reshape(bshape)
+    enc = {"dtype": dt, "base": list(bshape), "data": {"cycle": enc_values(np.array(cycle, dtype=dt))},
+           "view": [list(o) for o in ops]}
+    return enc, base, apply_view(base, list(ops))
+
+
+def big_cycle(d, dt, op, k):
+    if dt.startswith("float"):
+        if op == "multiply":
+            return [d.r.choice([-1, 1]) * d.r.uniform(0.99, 1.01) for _ in range(k)]
+        return [d.r.uniform(-10, 10) for _ in range(k)]
+    if dt.startswith("uint"):  # unsigned products wrap, which both define
+        return [d.r.randint(0, 9) if op != "multiply" else d.r.choice([1, 1, 1, 3]) for _ in range(k)]
+    return [d.r.randint(-9, 9) if op != "multiply" else d.r.choice([-1, 1, 1]) for _ in range(k)]
+
+
+def draw_big(d, case, method):
+    """Big enough for the parallel backend's splits (docs/parallel.md, backends/tbb/chunking.hpp):
+    reductions cut along a reduced dim (64K-element chunks) or over >= 16 output pieces, ordered
+    reductions over outputs, the two-pass blocked scan (< 16 lines of > 2 x 64K), whole-line
+    scans, at's sorted buckets and atomics (>= 4096 rows), at over long rows."""
+    dt = d.choice(["float32", "float64", "int32", "int64", "uint64"])
+    if method == "at":
+        op = d.choice(["add", "add", "multiply", "maximum", "minimum", "subtract"])
+        c = case.c
+        if d.p(0.7):
+            bins = d.r.randint(1000, 20000)
+            shape, m = [bins], d.r.randint(50000, 200000)
+        else:
+            shape, m = [d.r.randint(2, 30), d.r.randint(17000, 40000)], d.r.randint(2, 40)
+        a_enc, a_base, a = cycle_operand(d, case, shape, dt, big_cycle(d, dt, op, 97))
+        ivals = [d.r.randrange(shape[0]) for _ in range(d.r.choice([1009, 4999, 7919]))]
+        i_enc, _, idx = cycle_operand(d, case, [m], "int64", ivals)
+        b_enc, _, b = cycle_operand(d, case, [m] + shape[1:], dt, big_cycle(d, dt, op, 101))
+        c["args"] = [a_enc, b_enc]
+        c["indices"] = i_enc
+        case.at_base = a_base
+        case.inputs.extend([a.copy(), b])
+        uf = getattr(np, op)
+        return op, (lambda: uf.at(a, idx, b))
+    if method == "accumulate":
+        op = d.choice(["add", "add", "multiply", "maximum", "minimum", "subtract"])
+        shape = d.choice([[d.r.randint(140000, 300000)], [d.r.randint(2, 6), d.r.randint(140000, 200000)],
+                          [d.r.randint(16, 40), d.r.randint(3000, 8000)]])
+        ax = len(shape) - 1
+    else:
+        op = d.choice(["add", "add", "multiply", "maximum", "minimum", "subtract"])
+        shape = d.choice([[d.r.randint(140000, 300000)], [d.r.randint(100, 400), d.r.randint(500, 1500)],
+                          [d.r.randint(20, 64), d.r.randint(4096, 8192)]])
+        ax = d.choice([0, len(shape) - 1]) if op == "subtract" else d.choice([None, 0, len(shape) - 1])
+    ops = [["T", list(range(len(shape)))[::-1]]] if len(shape) > 1 and d.p(0.3) else []
+    bshape = shape[::-1] if ops else shape
+    x_enc, _, x = cycle_operand(d, case, bshape, dt, big_cycle(d, dt, op, d.choice([97, 1000, 4099])), ops)
+    case.c["args"] = [x_enc]
+    case.inputs.append(x)
+    case.kw_enc["axis"] = case.kw["axis"] = ax
+    uf = getattr(np, op)
+    absx = None
+    if op in ("add", "multiply") and dt.startswith("float"):
+        absx = np.abs(x.astype(np.float64))
+    if method == "accumulate":
+        if absx is not None:
+            red = np.multiply if op == "multiply" else np.add
+            case.scale_fn = lambda: (red.accumulate(absx, axis=ax),
+                                     np.add.accumulate(np.ones(x.shape), axis=ax))
+        return op, (lambda: uf.accumulate(x, axis=ax))
+    if absx is not None:
+        red = np.multiply if op == "multiply" else np.add
+        case.scale_fn = lambda: (red.reduce(absx, axis=ax), np.add.reduce(np.ones(x.shape), axis=ax))
+        if op == "add":
+            case.exact_fn = lambda res_dt: exact_sums(x, case.kw, 0, res_dt)
+    return op, (lambda: uf.reduce(x, axis=ax))
+
+
 def draw_accumulate(d, case, op, reduceat):
     nd = d.ndim(1, 3) if not d.p(0.03) else 0
     shape = d.shape(nd, long_ok=True)
@@ -642,7 +741,12 @@ def run_case(cid, rng):
         c["kind"] = "ufunc"
         op = d.choice(UFUNCS)
         c["op"] = op
-    if method == "reduce" and op == "add" and d.p(0.04):
+    if method in ("reduce", "accumulate", "at") and d.p(0.006):
+        c["kind"] = "ufunc"
+        c["big"] = True
+        op, fn = draw_big(d, case, method)
+        c["op"] = op
+    elif method == "reduce" and op == "add" and d.p(0.04):
         c["accuracy"] = True
         fn = draw_accuracy(d, case, fn_name)
     elif method in ("call", "outer"):
@@ -675,7 +779,8 @@ def run_case(cid, rng):
         if case.mask_view is not None and "out" not in case.kw:
             # NumPy leaves masked-out elements of a fresh output uninitialised: null there
             valid = np.broadcast_to(np.asarray(case.mask_view, dtype=bool), np.shape(res))
-        expect["result"] = enc_result(res, valid)
+        sample = sample_positions(int(np.asarray(res).size), cid)
+        expect["result"] = enc_result(res, valid, sample)
         if case.out_base is not None:
             expect["out_after"] = enc_values(case.out_base)
         if case.scale_fn is not None and np.asarray(res).dtype.kind == "f":
@@ -684,9 +789,13 @@ def run_case(cid, rng):
                     s, cnt = case.scale_fn()
                 s = np.broadcast_to(s, np.shape(res))
                 cnt = np.broadcast_to(cnt, np.shape(res))
-                expect["scale"] = enc_values(np.asarray(s, dtype=np.float64))
-                expect["count"] = [int(v) for v in np.asarray(cnt).ravel().tolist()]
-                if case.exact_fn is not None:
+                s = np.asarray(s, dtype=np.float64).ravel()
+                cnt = np.asarray(cnt).ravel()
+                if sample is not None:
+                    s, cnt = s[sample], cnt[sample]
+                expect["scale"] = enc_values(s)
+                expect["count"] = [int(v) for v in cnt.tolist()]
+                if case.exact_fn is not None and sample is None:
                     expect["exact"] = [None if v is None else enc_float(v)
                                        for v in case.exact_fn(np.asarray(res).dtype)]
             except Exception as e:  # the scale is a bound for a case NumPy answered: must exist
