@@ -81,6 +81,7 @@ Case parse_case(const std::string& line) {
   x.scale = e.value("scale", json());
   x.count = e.value("count", json());
   x.exact = e.value("exact", json());
+  x.rows = e.value("rows", std::int64_t{1});
   x.undefined = e.value("undefined", "");
   x.loop = e.value("loop", "");
   return c;

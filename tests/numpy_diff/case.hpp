@@ -31,10 +31,11 @@ struct Expect {
   std::vector<std::int64_t> sample;  // big results: the flat positions `data` holds (else all)
   json out_after;                    // out='s whole base after the call (null: no out=)
   json a_after;                      // at: the array's whole base after the call
-  json scale;        // float add/multiply reductions: sum|x| or prod|x| per output element
-  json count;        // the number of terms per output element
-  std::string loop;  // the output dtype of NumPy's loop ("" where NumPy cannot say)
-  json exact;        // float sums: the exact sum (rounded to float64) per output element
+  json scale;             // float add/multiply reductions: sum|x| or prod|x| per output element
+  json count;             // the number of terms per output element
+  std::string loop;       // the output dtype of NumPy's loop ("" where NumPy cannot say)
+  std::int64_t rows = 1;  // float sums: rows added elementwise (docs/methods.md, Accuracy)
+  json exact;             // float sums: the exact sum (rounded to float64) per output element
   // Set where a non-finite float (or a quotient by zero) may be cast to an integer: C leaves the
   // value undefined, so values are not compared (refusals, shapes and dtypes still are).
   std::string undefined;

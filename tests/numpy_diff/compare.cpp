@@ -304,7 +304,8 @@ std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome
       const double e = json_double(x.exact[i]), sc = json_double(x.scale[i]),
                    n = json_double(x.count[i]);
       if (r.f32) l = static_cast<float>(l);
-      const double tol = (depth(n) + 1) * r.u * sc;
+      const double rows = x.rows > 1 ? static_cast<double>(x.rows) : 0.0;
+      const double tol = (depth(n) + rows + 1) * r.u * sc;
       if (!(std::fabs(l - e) <= tol) && nbad++ < 3) {
         bad << " [" << i << "] exact " << fmt(e) << " loom " << fmt(l) << " bound " << fmt(tol)
             << " (n " << fmt(n) << ");";

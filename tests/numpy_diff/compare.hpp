@@ -17,7 +17,9 @@
 //     block of 512, a tree of 4 over the lanes, a tail of at most 15, halving above 512, and as
 //     many levels again for the cascade over runs of a multi-axis reduction). So
 //     |loom - numpy| <= (n - 1 + depth(n) + 2) u sum|x|, and, where the exact sum is known,
-//     |loom - exact| <= (depth(n) + 1) u sum|x|: the O(log n) bound of issue 11.
+//     |loom - exact| <= (depth(n) + rows + 1) u sum|x|: the O(log n) bound of issue 11, where
+//     rows is 0 except where a reduced axis lies outside a kept one in memory (loom then adds
+//     whole rows elementwise, as NumPy does, docs/methods.md "Accuracy": rows = their number).
 //   * products of n terms: |loom - numpy| <= 2 (n + 1) u prod|x| (each order rounds n-1 times).
 //   * add/multiply.accumulate, element k of a run: 2 (k + 1) u times the running sum|x| /
 //     prod|x| (loom's parallel scan folds blocks in another order than NumPy's sequential one).

@@ -464,7 +464,14 @@ def exact_sums(x, kw, default_axis, res_dt):
     for row, mrow in zip(xt, mt):
         terms = row[mrow].tolist() + ([float(np.asarray(init).astype(res_dt))] if init is not None else [])
         out.append(math.fsum(terms) if all(math.isfinite(t) for t in terms) else None)
-    return out
+    # docs/methods.md: a reduced axis outside a kept one (in memory) is added row by row, with an
+    # error that grows with its length, as NumPy's: those lengths multiply into `rows`.
+    st = np.asarray(x).strides
+    rows = 1
+    for k in axes:
+        if any(abs(st[k]) > abs(st[j]) and xv.shape[j] > 1 for j in keep):
+            rows *= xv.shape[k]
+    return out, rows
 
 
 def numpy_loop(case, op, method):
@@ -796,8 +803,9 @@ def run_case(cid, rng):
                 expect["scale"] = enc_values(s)
                 expect["count"] = [int(v) for v in cnt.tolist()]
                 if case.exact_fn is not None and sample is None:
-                    expect["exact"] = [None if v is None else enc_float(v)
-                                       for v in case.exact_fn(np.asarray(res).dtype)]
+                    ex, rows = case.exact_fn(np.asarray(res).dtype)
+                    expect["exact"] = [None if v is None else enc_float(v) for v in ex]
+                    expect["rows"] = rows
             except Exception as e:  # the scale is a bound for a case NumPy answered: must exist
                 raise RuntimeError("case %d: cannot compute the error scale: %r" % (cid, e))
     if cast_undefined(case, None if method == "at" else res, op):

@@ -88,7 +88,10 @@ Suite& suite() {
       r.error = "gen_cases.py wrote nothing to " + r.path;
       return r;
     }
-    r.numpy_version = json::parse(line).at("numpy").get<std::string>();
+    const json head = json::parse(line);
+    r.numpy_version = head.at("numpy").get<std::string>();
+    r.seed = head.at("seed").get<std::uint64_t>();  // the file's own, when replaying a file
+    r.count = head.at("count").get<std::int64_t>();
     const std::int64_t only = env_int("LOOM_NUMPY_DIFF_CASE", -1);
     while (std::getline(in, line)) {
       Case c = parse_case(line);
