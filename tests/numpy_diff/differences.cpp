@@ -50,21 +50,6 @@ std::string out_dtype(const Case& c) { return c.out ? std::string(loom::name(c.o
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
-      {{"where= with a non-identity initial= counts the initial once per masked-out element",
-        "core/src/reduce_call.cpp fills masked-out elements with the start value before folding; "
-        "that is neutral only for the identity (and for max/min). NumPy: "
-        "np.add.reduce([1, 2, 3], initial=5, where=[False]*3) == 5, loom 20. To fix in the core."},
-       {Finding::value, Finding::exact_bound},
-       [](const Ctx& x) {
-         const json& kw = x.c.kw;
-         return x.c.method == "reduce" && kw.contains("where") && kw.contains("initial") &&
-                !kw.at("initial").is_null();
-       }},
-      {{"where= with initial= on subtract/divide is refused",
-        "core/src/reduce_call.cpp: 'not supported yet' for ops with neither identity nor "
-        "reorderability; NumPy folds the selected elements in order."},
-       {Finding::loom_refuses},
-       [](const Ctx& x) { return has(x.o.message, "is not supported yet"); }},
       {{"0-d input with axis=0 or axis=-1 is refused",
         "NumPy accepts axis 0 and -1 for a 0-d array (reducing nothing: np.add.reduce(np.array("
         "5.0)) == 5.0, also the default axis of ufunc.reduce); loom: 'axis 0 is out of bounds "
@@ -75,40 +60,41 @@ const std::vector<Entry>& entries() {
                 has(x.o.message, "dimension 0");
        }},
       {{"reduce/accumulate/reduceat with dtype= the op has no loop for",
-        "core/src/reduce_call.cpp pick_reduce_loop: without a loop of dtype='s dtype loom takes "
-        "the first loop that dtype casts to safely and casts the input straight to it, so "
-        "minimum.reduce(float64 [-8.5, 3], dtype=uint32) is -8 in int64 (NumPy casts to uint32 "
-        "first: 3), and divide.reduce(x, dtype=int16) answers in float32 where NumPy refuses (no "
-        "such loop): dtype= is silently not honoured. To fix in the core."},
+        "core/src/reduce_call.cpp: without a loop of dtype='s dtype loom runs the first loop that "
+        "dtype casts to safely, casting the input straight to that loop's dtype, and casts the "
+        "result back to dtype=; NumPy casts the input to dtype= first and runs dtype='s own loop. "
+        "That agrees for +, -, * and wrapping, not where the cast to dtype= changes an order or "
+        "a truth value: minimum.reduce(float64 [-8.5, 3], dtype=uint32) is 3 in NumPy, "
+        "4294967288 in loom; multiply.reduce([2.0, 0.5], dtype=bool) is True in NumPy (logical "
+        "and), False in loom (2 * 0); and divide.reduce(int64 [4, 2], dtype=int16) answers in "
+        "loom where NumPy refuses (divide has no integer loop). To fix in the core: cast the "
+        "input to dtype= before the wider loop, refuse where NumPy has no such loop."},
        {Finding::value, Finding::loom_answers, Finding::exact_bound, Finding::loom_refuses},
        [](const Ctx& x) {
          const std::string d = kw_dtype(x.c);
          return reduce_like(x.c) && !d.empty() && !has_loop(x.rt, x.c, d) &&
                 (x.p.what != Finding::loom_refuses || has(x.o.message, "initial="));
        }},
-      {{"reduce/accumulate/reduceat: out= selects loom's loop, NumPy resolves it with the input",
-        "NumPy resolves the loop from (out.dtype, x.dtype): float64 x into a float32 out= sums in "
-        "float64 (loom in float32), a float sum into an int out= is truncated once at the end "
-        "(loom truncates every term first: add.reduce([1.5, 2.5], out=int64) is 4 in NumPy, 3 "
-        "in loom), and an initial= is checked against that loop (min(float32 x, initial=-2.5, "
-        "out=uint64): NumPy answers, loom refuses -2.5 for its uint64 loop). Issue 11 says "
-        "'out= whose dtype selects the loop', which holds where x casts safely to out.dtype. To "
-        "decide in the core."},
-       {Finding::value, Finding::loom_refuses},
+      {{"reduce/accumulate/reduceat with out= of another dtype than NumPy's loop",
+        "NumPy resolves the loop from (out.dtype, x.dtype), as ufunc.resolve_dtypes(reduction="
+        "True) shows, where loom runs out='s dtype (without dtype=): float64 x into a float32 "
+        "out= sums in float64 (add.reduce([2^24, 1, 1], out=float32) is 16777218 in NumPy, "
+        "16777216 in loom); a float sum into an int out= is truncated once at the end "
+        "(add.reduce([1.5, 2.5], out=int64) is 4 in NumPy, 3 in loom, which truncates every "
+        "term); initial= is checked against the other loop (np.min(float32 x, initial=-2.5, "
+        "out=uint64) answers, loom refuses; np.max(uint64 x, initial=-4.0, out=uint16) raises "
+        "OverflowError, loom answers). And NumPy's reduction starts in out= itself, so initial= "
+        "and partial results pass through out='s dtype: np.maximum.reduce(uint8 [255] * 5, "
+        "initial=-5, dtype=np.int64, out=<uint16>) is 65531 (-5 became 65531 in out=), loom 255 "
+        "(a NumPy implementation detail: what it buffers). docs/methods.md says 'out='s dtype "
+        "selects the loop', NumPy's rule only where x casts safely to out.dtype. To decide in "
+        "the core."},
+       {Finding::value, Finding::loom_refuses, Finding::loom_answers},
        [](const Ctx& x) {
-         return reduce_like(x.c) && x.c.out && kw_dtype(x.c).empty() &&
-                x.c.expect.loop != out_dtype(x.c) &&
-                (x.p.what == Finding::value || has(x.o.message, "to out= dtype") ||
-                 has(x.o.message, "initial="));
-       }},
-      {{"reduce/accumulate/reduceat cast into out= unsafely in NumPy, same_kind in loom",
-        "NumPy's reduction methods cast the result into out= with casting='unsafe' "
-        "(np.add.reduce(x, dtype=np.float32, out=np.zeros((), np.int16)) answers); loom refuses a "
-        "result that does not cast same_kind (core/src/reduce_call.cpp, ufunc_methods.cpp "
-        "check_out)."},
-       {Finding::loom_refuses},
-       [](const Ctx& x) {
-         return reduce_like(x.c) && x.c.out && has(x.o.message, "to out= dtype");
+         if (!reduce_like(x.c) || !x.c.out || x.c.expect.loop == out_dtype(x.c)) return false;
+         if (x.p.what == Finding::loom_answers) return x.c.expect.error == "OverflowError";
+         if (x.p.what == Finding::loom_refuses) return has(x.o.message, "initial=");
+         return true;
        }},
       {{"at runs a's dtype's loop; NumPy resolves the loop from a's and b's dtypes",
         "core/src/ufunc_at.cpp casts b to a's loop first and keeps repeated updates in that loop's "
@@ -124,8 +110,10 @@ const std::vector<Entry>& entries() {
         "NumPy's divide resolver sends integer inputs to the float64 loop; loom's resolution takes "
         "the first loop both inputs cast to safely, float32 for bool/int8/int16/uint8/uint16 "
         "(plugins/math/table.hpp order). So np.divide(int8 1, int8 3) is float64 "
-        "0.333...3 in NumPy, float32 0.33333334 in loom. To fix (a resolver rule for divide)."},
-       {Finding::dtype, Finding::value, Finding::at_values},
+        "0.333...3 in NumPy, float32 0.33333334 in loom; and np.divide(int16 x, int16 y, "
+        "casting='safe', out=<float32>) is refused by NumPy (float64 to float32 is not safe), "
+        "answered by loom. To fix (a resolver rule for divide)."},
+       {Finding::dtype, Finding::value, Finding::at_values, Finding::loom_answers},
        [](const Ctx& x) {
          if (ufunc_of(x.c) != "divide" || x.c.expect.loop != "float64") return false;
          for (const auto& a : x.c.args) {
@@ -138,21 +126,6 @@ const std::vector<Entry>& entries() {
            }
          }
          return true;
-       }},
-      {{"rt.reduce(\"sum\"/\"prod\") of unsigned integers gives int64",
-        "the reductions 'sum' and 'prod' (plugins/math/table.hpp) resolve from the input dtype: "
-        "uint8/16/32 cast safely to int64 first; NumPy's np.sum gives uint64 (Ufunc::reduce of "
-        "add/multiply applies NumPy's rule and agrees). An initial=-1 is then accepted where "
-        "NumPy raises OverflowError for uint64, and an initial= above 2^63 is refused where NumPy "
-        "takes it."},
-       {Finding::dtype, Finding::loom_answers, Finding::loom_refuses},
-       [](const Ctx& x) {
-         const DType t = x.c.args.empty() ? DType::float64 : x.c.args[0].dtype;
-         return x.c.kind == "reduce" && (x.c.op == "sum" || x.c.op == "prod") &&
-                loom::kind(t) == loom::Kind::unsigned_int && loom::itemsize(t) < 8 &&
-                kw_dtype(x.c).empty() && !x.c.out &&
-                (x.p.what == Finding::dtype || x.c.expect.error == "OverflowError" ||
-                 has(x.o.message, "initial="));
        }},
       {{"subtract of bools is computed",
         "NumPy refuses boolean subtract (TypeError); loom has no bool loops and subtracts in "
@@ -202,19 +175,29 @@ const std::vector<Entry>& entries() {
          }
          return (cast == "no" || cast == "equiv") && x.o.error_class == "TypeError";
        }},
-      {{"a Python int with an unsigned dtype= is refused where loom makes it int64",
-        "core/src/type_resolution.cpp: a weak int of a higher kind than every array (a bool "
-        "array, or no array at all) becomes a strong int64, which does not cast same_kind to an "
-        "unsigned dtype=; NumPy only needs the value to fit: np.add(0, 4, dtype=np.uint64) == 4, "
-        "np.add(2, bool array, dtype=np.uint64) answers."},
+      {{"a Python scalar with dtype= is refused where loom makes it a strong int64/float64",
+        "core/src/type_resolution.cpp: a weak scalar of a higher kind than every array (a float "
+        "with integer arrays, an int with bool arrays, or no array at all) becomes a strong "
+        "int64 or float64, which must then cast to the forced loop under the call's casting; "
+        "NumPy keeps it weak, so only the value must fit: np.add(0, 4, dtype=np.uint64) == 4, "
+        "np.maximum(-2.0, uint16 x, dtype=np.float32, casting='safe') answers; loom refuses "
+        "both."},
        {Finding::loom_refuses},
+       [](const Ctx& x) {
+         bool py = false;
+         for (const auto& a : x.c.args) py = py || a.python;
+         return py && !kw_dtype(x.c).empty() && x.o.error_class == "TypeError";
+       }},
+      {{"a Python int out of the loop dtype's range is converted",
+        "docs/decisions.md: out-of-range weak ints are converted with C++ semantics, not checked "
+        "(NumPy raises OverflowError: np.subtract(int16 x, -5, dtype=np.uint64, "
+        "casting='unsafe'))."},
+       {Finding::loom_answers},
        [](const Ctx& x) {
          bool py_int = false;
          for (const auto& a : x.c.args) py_int = py_int || (a.python && a.dtype == DType::int64);
-         const std::string d = kw_dtype(x.c);
-         return py_int && !d.empty() &&
-                loom::kind(loom::dtype_from_name(d)) == loom::Kind::unsigned_int &&
-                x.o.error_class == "TypeError";
+         return py_int && x.c.expect.error == "OverflowError" &&
+                (x.c.method == "call" || x.c.method == "outer");
        }},
   };
   return list;
