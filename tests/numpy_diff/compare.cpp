@@ -245,7 +245,8 @@ void check_unchanged(const Outcome& o, Finding what, bool skip_out, bool skip_fi
 
 }  // namespace
 
-std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o) {
+std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o,
+                           bool device_target) {
   std::vector<Problem> p;
   const Expect& x = c.expect;
   if (o.foreign) {
@@ -271,8 +272,11 @@ std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome
   if (at) {
     if (!values) return p;
     const loom::Array& a = o.args[0].base;
-    const FloatRule r = rule_for(c, a.dtype(), a.dtype());
-    compare_values(a, a.dtype(), x.a_after, r, json(), json(), Finding::at_values, nullptr, p);
+    FloatRule r = rule_for(c, a.dtype(), a.dtype());
+    const bool unordered = device_target && !x.scale.is_null();
+    if (unordered) r.kind = FloatRule::prefix;
+    compare_values(a, a.dtype(), x.a_after, r, unordered ? x.scale : json(),
+                   unordered ? x.count : json(), Finding::at_values, nullptr, p);
     return p;
   }
   const loom::Array& res = o.result;

@@ -22,7 +22,9 @@
 //     whole rows elementwise, as NumPy does, docs/methods.md "Accuracy": rows = their number).
 //   * products of n terms: |loom - numpy| <= 2 (n + 1) u prod|x| (each order rounds n-1 times).
 //   * add/multiply.accumulate, element k of a run: 2 (k + 1) u times the running sum|x| /
-//     prod|x| (loom's parallel scan folds blocks in another order than NumPy's sequential one).
+//     prod|x| (loom's parallel scan folds blocks in another order than NumPy's sequential one);
+//     add/multiply.at of floats on a device target likewise, k being the element's updates and
+//     the scale |a| combined with their |b| (on host targets at is exact: NumPy's order).
 #pragma once
 #include <string>
 #include <vector>
@@ -55,7 +57,10 @@ struct Problem {
   std::string detail;
 };
 
-std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o);
+// device_target: the call ran on a device target, where add.at and multiply.at of floats may
+// apply the updates of one element in any order (atomics): bounded as accumulate is, below.
+std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o,
+                           bool device_target);
 
 // The ufunc behind a case (rt.reduce's sum is add, prod multiply, max maximum, min minimum).
 std::string ufunc_of(const Case& c);

@@ -606,6 +606,9 @@ def draw_big(d, case, method):
         c["indices"] = i_enc
         case.at_base = a_base
         case.inputs.extend([a.copy(), b])
+        if op in ("add", "multiply") and dt.startswith("float"):
+            a0 = a.copy()
+            case.scale_fn = lambda: at_bound(a_base.shape, [], a0, idx, b, op)
         uf = getattr(np, op)
         return op, (lambda: uf.at(a, idx, b))
     if method == "accumulate":
@@ -694,6 +697,20 @@ def draw_accumulate(d, case, op, reduceat):
     return lambda: call(**case.kw)
 
 
+def at_bound(base_shape, view_ops, a_before, idx, b, op):
+    """For add.at and multiply.at of floats: per element of a's base, the scale of the rounding
+    error (|a| combined with every |b| that lands there) and the number of terms. Device targets
+    may apply the updates of one element in any order (atomics)."""
+    s, k = np.zeros(base_shape), np.zeros(base_shape)
+    sv, kv = apply_view(s, view_ops), apply_view(k, view_ops)
+    sv[...] = np.abs(np.asarray(a_before, dtype=np.float64))
+    kv[...] = 1
+    bb = np.abs(np.asarray(b, dtype=np.float64))
+    (np.multiply if op == "multiply" else np.add).at(sv, idx, bb)
+    np.add.at(kv, idx, np.ones_like(bb))
+    return s, k
+
+
 def draw_at(d, case, op):
     nd = d.ndim(1, 3) if not d.p(0.03) else 0
     shape = d.shape(nd)
@@ -727,6 +744,9 @@ def draw_at(d, case, op):
         benc, bbase, b = operand(d, bshape, bdt, op)
     case.c["args"].append(benc)
     case.inputs.extend([a.copy(), b])
+    if op in ("add", "multiply") and dt.startswith("float"):
+        a0 = a.copy()
+        case.scale_fn = lambda: at_bound(base.shape, enc["view"], a0, idx, b, op)
     uf = getattr(np, op)
     return lambda: uf.at(a, idx, b)
 
@@ -781,6 +801,10 @@ def run_case(cid, rng):
         return c
     if method == "at":
         expect["a_after"] = enc_values(case.at_base)
+        if case.scale_fn is not None:
+            s, cnt = case.scale_fn()
+            expect["scale"] = enc_values(s)
+            expect["count"] = [int(v) for v in cnt.ravel().tolist()]
     else:
         valid = None
         if case.mask_view is not None and "out" not in case.kw:

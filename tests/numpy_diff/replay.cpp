@@ -47,7 +47,7 @@ std::vector<char> bytes_of(const loom::Array& base) {
   return b;
 }
 
-Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target) {
+Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target, bool device) {
   Outcome r;
   for (const auto& a : c.args) r.args.push_back(build(a));
   if (c.indices) r.indices = build(*c.indices);
@@ -57,44 +57,66 @@ Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target
   if (r.indices) r.before.push_back(bytes_of(r.indices->base));
   if (r.out) r.before.push_back(bytes_of(r.out->base));
   if (r.where) r.before.push_back(bytes_of(r.where->base));
-
+  // What the call gets: the host views, or their device copies (Python scalars stay weak host
+  // scalars, as a CuPy user passes them).
+  std::vector<std::pair<loom::Array, const loom::Array*>> dev;  // (device copy, host view)
+  auto in = [&](const Built& b, bool python) -> loom::Array {
+    if (!device || python) return b.view;
+    dev.emplace_back(rt.to_device(b.view, target), &b.view);
+    return dev.back().first;
+  };
+  std::vector<loom::Array> args;
+  for (std::size_t i = 0; i < r.args.size(); ++i) args.push_back(in(r.args[i], c.args[i].python));
+  std::optional<loom::Array> indices, out, where;
+  if (r.indices) indices = in(*r.indices, false);
+  if (r.out) out = in(*r.out, false);
+  if (r.where) where = in(*r.where, false);
   const json& kw = c.kw;
   std::optional<loom::DType> dtype;
   if (kw.contains("dtype")) dtype = loom::dtype_from_name(kw.at("dtype").get<std::string>());
   try {
     if (c.method == "call" || c.method == "outer") {
       loom::CallOptions o{.target = target};
-      if (r.out) o.out = {r.out->view};
-      if (r.where) o.where = r.where->view;
+      if (out) o.out = {*out};
+      if (where) o.where = *where;
       o.dtype = dtype;
       if (kw.contains("casting")) {
         o.casting = loom::casting_from_name(kw.at("casting").get<std::string>());
       }
       const loom::Ufunc f = rt.ufunc(c.op);
-      r.result = c.method == "call" ? f(r.args[0].view, r.args[1].view, o)
-                                    : f.outer(r.args[0].view, r.args[1].view, o);
+      r.result = c.method == "call" ? f(args[0], args[1], o) : f.outer(args[0], args[1], o);
     } else if (c.method == "reduce") {
       loom::ReduceOptions o{.target = target};
       o.axis = axes_of(kw);
       o.keepdims = kw.value("keepdims", false);
       o.initial = initial_of(kw);
-      if (r.where) o.where = r.where->view;
-      if (r.out) o.out = r.out->view;
+      if (where) o.where = *where;
+      if (out) o.out = *out;
       o.dtype = dtype;
-      r.result = c.kind == "reduce" ? rt.reduce(c.op)(r.args[0].view, o)
-                                    : rt.ufunc(c.op).reduce(r.args[0].view, o);
+      r.result =
+          c.kind == "reduce" ? rt.reduce(c.op)(args[0], o) : rt.ufunc(c.op).reduce(args[0], o);
     } else if (c.method == "accumulate" || c.method == "reduceat") {
       loom::AccumulateOptions o{.target = target};
       o.axis = kw.value("axis", 0);
-      if (r.out) o.out = r.out->view;
+      if (out) o.out = *out;
       o.dtype = dtype;
       const loom::Ufunc f = rt.ufunc(c.op);
-      r.result = c.method == "accumulate" ? f.accumulate(r.args[0].view, o)
-                                          : f.reduceat(r.args[0].view, r.indices->view, o);
+      r.result =
+          c.method == "accumulate" ? f.accumulate(args[0], o) : f.reduceat(args[0], *indices, o);
     } else if (c.method == "at") {
-      rt.ufunc(c.op).at(r.args[0].view, r.indices->view, r.args[1].view, {.target = target});
+      rt.ufunc(c.op).at(args[0], *indices, args[1], {.target = target});
     } else {
       throw std::runtime_error("unknown method " + c.method);
+    }
+    if (device) {
+      // The result to the host; given out=, the host view of out= stands for it when loom
+      // returned that very device array (so that the check of out= being returned holds).
+      if (out && r.result.valid() && r.result.data() == out->data() &&
+          r.result.strides() == out->strides()) {
+        r.result = r.out->view;
+      } else if (r.result.valid() && !r.result.device().is_host()) {
+        r.result = rt.to_host(r.result);
+      }
     }
   } catch (const loom::Error& e) {
     r.refused = true;
@@ -104,6 +126,9 @@ Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target
     r.foreign = true;
     r.message = std::string(typeid(e).name()) + ": " + e.what();
   }
+  // Device arrays back into their host views: inputs that must not change, out= and at's array.
+  if (device) rt.synchronize(target);
+  for (const auto& [d, host] : dev) rt.copy_to(d, *host);
   return r;
 }
 

@@ -22,7 +22,10 @@ struct Outcome {
   std::vector<std::vector<char>> before;
 };
 
-Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target);
+// device: the operands go to the target's memory first (rt.to_device of each view) and come
+// back into the host views afterwards, so that the checks read what the device arrays hold.
+Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target,
+               bool device = false);
 
 // The bytes of an array's whole base buffer (host).
 std::vector<char> bytes_of(const loom::Array& base);

@@ -120,7 +120,10 @@ class OnTarget : public testing::TestWithParam<std::string> {};
 TEST_P(OnTarget, AgreesWithNumPy) {
   Suite& s = suite();
   ASSERT_TRUE(s.error.empty()) << s.error;
-  const std::string target = GetParam();
+  // "cuda_device": target cuda with the operands in device memory (CuPy's way); else host arrays.
+  const std::string param = GetParam();
+  const bool device = param == "cuda_device";
+  const std::string target = device ? "cuda" : param;
   const loom::Runtime& rt = runtime();
   bool listed = false;
   for (const auto& t : rt.targets()) {
@@ -136,11 +139,11 @@ TEST_P(OnTarget, AgreesWithNumPy) {
   int agreed = 0, both_refused = 0, documented = 0, failed_cases = 0;
   const char* dump_path = std::getenv("LOOM_NUMPY_DIFF_DUMP");
   std::ofstream dump;
-  if (dump_path && *dump_path) dump.open(std::string(dump_path) + "." + target);
+  if (dump_path && *dump_path) dump.open(std::string(dump_path) + "." + param);
   const auto t0 = std::chrono::steady_clock::now();
   for (const Case& c : s.cases) {
-    const Outcome o = replay(rt, c, target);
-    const std::vector<Problem> probs = check(rt, c, o);
+    const Outcome o = replay(rt, c, target, device);
+    const std::vector<Problem> probs = check(rt, c, o, target.rfind("cuda", 0) == 0);
     bool bad = false, differs = false;
     for (const Problem& p : probs) {
       const Difference* d = excuse(rt, c, o, p);
@@ -161,7 +164,7 @@ TEST_P(OnTarget, AgreesWithNumPy) {
       bad = true;
       ++failures[name(p.what)];
       if (failed_cases < show || one) {
-        ADD_FAILURE() << "case " << c.id << " on '" << target << "' (seed " << s.seed
+        ADD_FAILURE() << "case " << c.id << " on '" << param << "' (seed " << s.seed
                       << "): " << name(p.what) << ": " << p.detail
                       << (o.refused && p.what != Finding::loom_refuses
                               ? "\n  loom refused: " + o.message
@@ -185,19 +188,20 @@ TEST_P(OnTarget, AgreesWithNumPy) {
   std::printf(
       "numpy_diff '%s': %zu cases in %.1f s: %d agree, %d refused by both, %d differ as "
       "documented, %d fail\n",
-      target.c_str(), s.cases.size(), secs, agreed, both_refused, documented, failed_cases);
+      param.c_str(), s.cases.size(), secs, agreed, both_refused, documented, failed_cases);
   for (const auto& [k, v] : failures) std::printf("  failing: %-50s %d\n", k.c_str(), v);
   for (const auto& [k, v] : excused)
     std::printf("  documented difference: %-50s %d\n", k.c_str(), v);
   if (failed_cases) {
     s.failed = true;
-    ADD_FAILURE() << failed_cases << " of " << s.cases.size() << " cases fail on '" << target
+    ADD_FAILURE() << failed_cases << " of " << s.cases.size() << " cases fail on '" << param
                   << "' (seed " << s.seed << "; " << replay_hint(s) << "); cases kept in "
                   << s.path;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, OnTarget, testing::Values("cpu", "parallel", "cuda"),
+INSTANTIATE_TEST_SUITE_P(Targets, OnTarget,
+                         testing::Values("cpu", "parallel", "cuda", "cuda_device"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace
