@@ -10,9 +10,10 @@ namespace {
 loom::Axes axes_of(const json& kw) {
   if (!kw.contains("axis")) return {};  // not given
   const json& a = kw.at("axis");
-  if (a.is_null()) return loom::all_axes;            // axis=None
-  if (a.is_number_integer()) return {a.get<int>()};  // axis=1
-  return loom::Axes(a.get<std::vector<int>>());      // axis=(0, 2), axis=()
+  if (a.is_null()) return loom::all_axes;  // axis=None
+  // Parentheses, not braces: {1} would pick the initializer_list constructor, axis=(1,).
+  if (a.is_number_integer()) return loom::Axes(a.get<int>());  // axis=1
+  return loom::Axes(a.get<std::vector<int>>());                // axis=(0, 2), axis=()
 }
 
 loom::Initial initial_of(const json& kw) {
