@@ -64,15 +64,24 @@ Suite& suite() {
     const std::string cmd = std::string("'") + LOOM_PYTHON3 + "' '" + LOOM_NUMPY_DIFF_SCRIPT +
                             "' " + std::to_string(r.seed) + " " + std::to_string(r.count) + " '" +
                             r.path + "'";
-    std::printf("numpy_diff: seed %llu, %lld calls (%s)\n  %s\n",
-                static_cast<unsigned long long>(r.seed), static_cast<long long>(r.count),
-                replay_hint(r).c_str(), cmd.c_str());
+    const char* file = std::getenv("LOOM_NUMPY_DIFF_FILE");
+    if (file && *file) {
+      r.path = file;
+      std::printf("numpy_diff: replaying %s\n", file);
+    } else {
+      std::printf("numpy_diff: seed %llu, %lld calls (%s)\n  %s\n",
+                  static_cast<unsigned long long>(r.seed), static_cast<long long>(r.count),
+                  replay_hint(r).c_str(), cmd.c_str());
+    }
     std::fflush(stdout);
     const auto t0 = std::chrono::steady_clock::now();
-    const char* file = std::getenv("LOOM_NUMPY_DIFF_FILE");
-    if (file && *file) r.path = file;
     const int st = file && *file ? 0 : std::system(cmd.c_str());
     const int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (code == 127) {
+      r.error = std::string("cannot run ") + LOOM_PYTHON3 +
+                " (configure with -DLOOM_PYTHON3=<python3 with NumPy>, or run scripts/setup-deps)";
+      return r;
+    }
     if (code == 3) {
       r.error = std::string("NumPy is not installed for ") + LOOM_PYTHON3 +
                 ": run scripts/setup-deps (it installs NumPy from PyPI)";
