@@ -205,6 +205,12 @@ const std::vector<Entry>& entries() {
 
 }  // namespace
 
+std::vector<std::string> difference_names() {
+  std::vector<std::string> n;
+  for (const Entry& e : entries()) n.push_back(e.d.name);
+  return n;
+}
+
 const Difference* excuse(const loom::Runtime& rt, const Case& c, const Outcome& o,
                          const Problem& p) {
   static const bool strict = [] {

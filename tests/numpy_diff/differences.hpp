@@ -3,6 +3,7 @@
 // finding outside this list fails the test.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "compare.hpp"
 
@@ -16,5 +17,9 @@ struct Difference {
 // The documented difference that covers `p` in case `c` (nullptr: none, so a failure).
 const Difference* excuse(const loom::Runtime& rt, const Case& c, const Outcome& o,
                          const Problem& p);
+
+// Every entry's name, in order (a run prints those it did not meet: candidates for deletion once
+// several seeds agree).
+std::vector<std::string> difference_names();
 
 }  // namespace numpy_diff
