@@ -20,6 +20,22 @@ std::optional<DType> reduction_dtype(const OpDesc& op, DType x, std::optional<DT
 // it, the input's dtype x) casts to safely (the caller casts the result back to `want`).
 const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x, std::optional<DType> want,
                              const std::string& who);
+// A reduction-like method's types: the loop and its dtype dt, NumPy's result dtype `want` (the
+// result is cast to it), and whether the input goes through `want` before dt (a dtype= the op
+// has no loop of).
+struct ReduceTypes {
+  const Loop* loop;
+  DType dt;
+  DType want;
+  bool cast_first;
+};
+// NumPy's rules: dtype= is the loop's dtype; else out= with the input decides the loop (result
+// cast into out= unsafely); else add and multiply widen, else the input's dtype resolves.
+ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
+                              std::optional<DType> dtype, const std::optional<Array>& out,
+                              const std::string& who);
+// x in the loop's dtype (through `want` first when cast_first), in x's memory.
+Array cast_for_loop(const Target& t, const Array& x, const ReduceTypes& types);
 // where= on an op without identity: folds each output's selected elements (over the reduced
 // axes, in C order) into res, which holds the start value.
 void masked_fold(const Target& t, const LoopImpl& impl, DType dt, const Array& xin,

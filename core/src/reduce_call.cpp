@@ -138,6 +138,47 @@ const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x,
   return l;
 }
 
+ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
+                              std::optional<DType> dtype, const std::optional<Array>& out,
+                              const std::string& who) {
+  if (dtype) {
+    // dtype= is the loop's dtype (NumPy casts the input to it unsafely). Without a loop of it,
+    // the input is cast to it first and the first loop it casts to safely runs, its result cast
+    // back: what dtype='s own loop gives for +, -, *, max, min. An integer or bool dtype= with
+    // only float loops left is refused, as NumPy has no such loop (divide).
+    const Loop& l = pick_reduce_loop(op, family, x.dtype(), dtype, who);
+    const DType dt = l.sig.outputs[0];
+    const Kind want = kind(*dtype), got = kind(dt);
+    if (want != Kind::floating && want != Kind::complex &&
+        (got == Kind::floating || got == Kind::complex)) {
+      throw TypeError(who + ": no loop for dtype=" + std::string(name(*dtype)) +
+                      " (the first loop it casts to is " + l.sig.str() +
+                      ", which computes in floating point); its signatures are: " +
+                      op.signatures());
+    }
+    return {&l, dt, *dtype, dt != *dtype};
+  }
+  if (out) {
+    // NumPy resolves the loop from (out.dtype, x.dtype) and casts the result into out= unsafely.
+    const DType od = out->dtype();
+    const Array probes[2] = {empty({}, op.kind == OpKind::reduce ? promote(od, x.dtype()) : od),
+                             empty({}, x.dtype())};
+    const Loop& l = pick_loop(op, family,
+                              std::span<const Array>(probes, op.kind == OpKind::reduce ? 1 : 2),
+                              std::nullopt, "", Casting::same_kind);
+    const Loop& r = pick_reduce_loop(op, family, x.dtype(), l.sig.outputs[0], who);
+    return {&r, r.sig.outputs[0], od, false};
+  }
+  const std::optional<DType> widened = reduction_dtype(op, x.dtype(), std::nullopt);
+  const Loop& l = pick_reduce_loop(op, family, x.dtype(), widened, who);
+  const DType dt = l.sig.outputs[0];
+  return {&l, dt, widened ? *widened : dt, false};
+}
+
+Array cast_for_loop(const Target& t, const Array& x, const ReduceTypes& rt) {
+  return rt.cast_first ? t.cast(t.cast(x, rt.want), rt.dt) : t.cast(x, rt.dt);
+}
+
 Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
                     bool default_all) {
   const std::string who = "reduction '" + op.name + "'";
@@ -146,11 +187,9 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   if (o.where) all.push_back(&*o.where);
   const Target t =
       pick_target(rt, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
-  const std::optional<DType> forced =
-      reduction_dtype(op, x.dtype(), o.dtype ? o.dtype : o.out ? std::optional(o.out->dtype()) : std::nullopt);
-  const Loop& loop = pick_reduce_loop(op, t.family, x.dtype(), forced, who);
-  const DType dt = loop.sig.outputs[0];
-  const DType want = forced ? *forced : dt;
+  const ReduceTypes types = resolve_reduction(op, t.family, x, o.dtype, o.out, who);
+  const Loop& loop = *types.loop;
+  const DType dt = types.dt, want = types.want;
   const int nd = x.ndim();
 
   // Axes: not given is every axis (np.sum) or axis 0 (np.add.reduce); axis=None every axis.
@@ -159,6 +198,10 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   if (!o.axis.given() ? default_all : o.axis.all()) {
     std::fill(reduced.begin(), reduced.end(), true);
     naxes = nd;
+  } else if (nd == 0 && (!o.axis.given() || (o.axis.single() && (o.axis.list()[0] == 0 ||
+                                                                     o.axis.list()[0] == -1)))) {
+    // NumPy takes an int axis 0 or -1 of a 0-d array (ufunc.reduce's default) as reducing
+    // nothing; a tuple (0,) is out of bounds there.
   } else {
     const std::vector<int> list = o.axis.given() ? o.axis.list() : std::vector<int>{0};
     for (int a : list) {
@@ -220,7 +263,7 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   }
   // The input in the loop's dtype (NumPy casts it unsafely), on the call's device; masked-out
   // elements replaced by the identity, which changes nothing.
-  Array xin = t.cast(x, dt);
+  Array xin = cast_for_loop(t, x, types);
   if (t.on_device()) xin = t.to_device(xin);
   const LoopImpl& impl = loop.impl[static_cast<int>(t.family)];
   if (mask && !op.identity) {

@@ -100,13 +100,11 @@ Array Ufunc::accumulate(const Array& x, const AccumulateOptions& o) const {
       *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
   if (x.ndim() == 0) throw ValueError(who + ": cannot accumulate on a 0-d array (NumPy: scalar)");
   const int ax = detail::normalize_axis(o.axis, x.ndim(), who);
-  const std::optional<DType> forced = detail::reduction_dtype(
-      op, x.dtype(), o.dtype ? o.dtype : o.out ? std::optional(o.out->dtype()) : std::nullopt);
-  const Loop& loop = detail::pick_reduce_loop(op, t.family, x.dtype(), forced, who);
-  const DType dt = loop.sig.outputs[0];
-  const DType want = forced ? *forced : dt;
+  const detail::ReduceTypes types = detail::resolve_reduction(op, t.family, x, o.dtype, o.out, who);
+  const Loop& loop = *types.loop;
+  const DType dt = types.dt, want = types.want;
   detail::check_out(who, o.out, x.shape(), dt);
-  Array xin = t.cast(x, dt);
+  Array xin = detail::cast_for_loop(t, x, types);
   if (t.on_device()) xin = t.to_device(xin);
   const Array res = detail::alloc_in_call(t, x.shape(), dt);
   if (x.size() > 0) {
@@ -152,15 +150,13 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
                        std::to_string(n) + ") for axis " + std::to_string(ax));
     }
   }
-  const std::optional<DType> forced = detail::reduction_dtype(
-      op, x.dtype(), o.dtype ? o.dtype : o.out ? std::optional(o.out->dtype()) : std::nullopt);
-  const Loop& loop = detail::pick_reduce_loop(op, t.family, x.dtype(), forced, who);
-  const DType dt = loop.sig.outputs[0];
-  const DType want = forced ? *forced : dt;
+  const detail::ReduceTypes types = detail::resolve_reduction(op, t.family, x, o.dtype, o.out, who);
+  const Loop& loop = *types.loop;
+  const DType dt = types.dt, want = types.want;
   Shape shape = x.shape();
   shape[ax] = static_cast<std::int64_t>(idx.size());
   detail::check_out(who, o.out, shape, dt);
-  Array xin = t.cast(x, dt);
+  Array xin = detail::cast_for_loop(t, x, types);
   if (t.on_device()) xin = t.to_device(xin);
   const Array res = detail::alloc_in_call(t, shape, dt);
   const LoopImpl& impl = loop.impl[static_cast<int>(t.family)];

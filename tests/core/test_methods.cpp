@@ -201,8 +201,8 @@ TEST_P(Methods, Uint64AndInt64ReductionsAreExact) {
             9007199254740991LL);
 }
 
-// NumPy: out='s dtype selects the loop (the input is cast to it), so a uint8 sum into a uint64
-// out= is exact: 300 x 200 = 60000, where a uint8 accumulator would wrap.
+// NumPy: out= takes part in choosing the loop (resolved from out's and the input's dtypes), so a
+// uint8 sum into a uint64 out= is exact: 300 x 200 = 60000, where a uint8 accumulator would wrap.
 TEST_P(Methods, OutDtypeSelectsTheLoop) {
   const Array x = full({300}, 200.0, DType::uint8);
   Array out = zeros({}, DType::uint64);
@@ -212,10 +212,11 @@ TEST_P(Methods, OutDtypeSelectsTheLoop) {
   Array out2 = zeros({}, DType::uint64);
   red("sum")(x, {.target = target(), .out = out2});
   EXPECT_EQ(out2.item<std::uint64_t>(), 60000u);
-  // A float input into an int64 out=: the int64 loop, the input cast unsafely (1 + 2).
+  // A float input into an int64 out=: (int64, float64) resolves to the float64 loop, whose
+  // result 4.0 is cast into out= (np.add.reduce([1.5, 2.5], out=<int64>) is 4).
   Array out3 = zeros({}, DType::int64);
   op("add").reduce(from_vector(V{1.5, 2.5}), {.target = target(), .out = out3});
-  EXPECT_EQ(out3.item<std::int64_t>(), 3);
+  EXPECT_EQ(out3.item<std::int64_t>(), 4);
 }
 
 // NumPy: dtype= is the loop's dtype and the input is cast to it unsafely, also when that narrows:

@@ -56,6 +56,10 @@ const std::map<std::string, Trigger>& triggers() {
        [] {
          rt().ufunc("add")(array({1.0, 5.0}), 10.0, {.where = array({1.0, 0.0})});
        }},
+      {"E-TYPE-REDUCE-DTYPE-NOLOOP",
+       [] {
+         rt().ufunc("divide").reduce(array({4.0, 2.0}), {.dtype = DType::int16});
+       }},
       {"E-TYPE-REDUCE-LOOP-NOT-BINARY",
        [] { mixed_rt().ufunc("cat_ratio").reduce(zeros({3}, DType::int32)); }},
       {"E-TYPE-REDUCEAT-INDICES",

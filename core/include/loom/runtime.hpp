@@ -44,7 +44,7 @@ struct CallOptions {
 class Axes {
  public:
   Axes() = default;
-  Axes(int axis) : given_(true), list_{axis} {}                          // NOLINT: axis=1
+  Axes(int axis) : given_(true), single_(true), list_{axis} {}           // NOLINT: axis=1
   Axes(std::initializer_list<int> axes) : given_(true), list_(axes) {}  // NOLINT: axis={0,2}
   Axes(std::vector<int> axes) : given_(true), list_(std::move(axes)) {}  // NOLINT
   static Axes every() {
@@ -54,10 +54,11 @@ class Axes {
   }
   bool given() const { return given_; }
   bool all() const { return all_; }                        // axis=None
+  bool single() const { return single_; }                  // an int (axis=1), not a list
   const std::vector<int>& list() const { return list_; }  // empty and given: axis=()
 
  private:
-  bool given_ = false, all_ = false;
+  bool given_ = false, all_ = false, single_ = false;
   std::vector<int> list_;
 };
 inline const Axes all_axes = Axes::every();

@@ -10,7 +10,8 @@
 // GPU. Not cub::DeviceReduce (run-to-run deterministic on one GPU, per its documentation): it
 // needs the identity as a host value, and max/min have none (the call pre-fills the output with
 // the first element instead). A non-reorderable op (ReduceCall::ordered) takes none of this: a
-// thread per output folds strictly left to right (red_ordered). Only included by .cu files.
+// thread per output folds strictly left to right (red_thread, ordered). Only included by .cu
+// files.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -82,6 +83,31 @@ __device__ __forceinline__ bool block_fold(const F& f, T& acc, bool has, T* part
   return lane == 0 && has;
 }
 
+// The offsets of flat index j (C order over nd dims) in two operands, in one loop that is not
+// unrolled: called once per output or line, where code size matters more than a few cycles.
+__device__ __forceinline__ void offset_pair(std::int64_t j, int nd, const std::int64_t* shape,
+                                            const std::int64_t* sa, const std::int64_t* sb,
+                                            std::int64_t& oa, std::int64_t& ob) {
+  oa = 0;
+  ob = 0;
+#pragma unroll 1
+  for (int k = nd - 1; k >= 0; --k) {
+    const std::int64_t n = shape[k];
+    std::int64_t q, r;
+    if (((j | n) >> 32) == 0) {
+      const auto uj = static_cast<std::uint32_t>(j), un = static_cast<std::uint32_t>(n);
+      q = uj / un;
+      r = uj - static_cast<std::uint32_t>(q) * un;
+    } else {
+      q = j / n;
+      r = j - q * n;
+    }
+    oa += r * sa[k];
+    ob += r * sb[k];
+    j = q;
+  }
+}
+
 template <class T>
 struct RedParams {
   char* out;
@@ -96,6 +122,10 @@ struct RedParams {
   std::int64_t S, seglen;  // segments per output and their length
   T* partial;              // M * S values (output-major), null when S == 1
   bool vec;                // red_block: one contiguous reduced dim, rows 16-byte aligned
+  // red_thread with S == 1 for a non-reorderable op: each output folds its elements strictly
+  // left to right starting from its pre-filled value, ((out (op) x0) (op) x1) ..., as NumPy's
+  // reduce defines it (no segments, no tree).
+  bool ordered;
 };
 
 template <class T>
@@ -294,7 +324,8 @@ __global__ void __launch_bounds__(kThreads) red_combine_full(F f, RedParams<T> p
 }
 
 // A thread per (output, segment), outputs fastest (neighbouring threads read neighbours when the
-// innermost dim is kept); the segment is walked in C order with an odometer, no divisions.
+// innermost dim is kept); the segment is walked in C order with an odometer, no divisions. Also
+// the whole of an ordered reduction (RedParams::ordered).
 template <class F, class T>
 __global__ void red_thread(F f, RedParams<T> p) {
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -302,17 +333,22 @@ __global__ void red_thread(F f, RedParams<T> p) {
   const std::int64_t items = p.M * p.S;
   for (std::int64_t item = tid; item < items; item += nth) {
     const std::int64_t s = item / p.M, m = item - s * p.M;
-    const char* x = p.x + offset_1(m, p.nk, p.kshape, p.kx);
+    std::int64_t xo, oo;
+    offset_pair(m, p.nk, p.kshape, p.kx, p.kout, xo, oo);
+    const char* x = p.x + xo;
+    T* o = reinterpret_cast<T*>(p.out + oo);
     const std::int64_t j0 = s * p.seglen;
     const std::int64_t j1 = j0 + p.seglen < p.L ? j0 + p.seglen : p.L;
     std::int64_t idx[kMaxDims];
     std::int64_t off = 0, rem = j0;
+#pragma unroll 1
     for (int k = p.nr - 1; k >= 0; --k) {
       idx[k] = rem % p.rshape[k];
       rem /= p.rshape[k];
       off += idx[k] * p.rx[k];
     }
     T acc = *reinterpret_cast<const T*>(x + off);
+    if (p.ordered) acc = f(*o, acc);
     const int last = p.nr - 1;
     const std::int64_t n_last = p.rshape[last], st_last = p.rx[last];
     for (std::int64_t j = j0 + 1; j < j1; ++j) {
@@ -329,7 +365,11 @@ __global__ void red_thread(F f, RedParams<T> p) {
       }
       acc = f(acc, *reinterpret_cast<const T*>(x + off));
     }
-    finish(f, p, m, s, acc);
+    if (p.partial) {
+      p.partial[m * p.S + s] = acc;
+    } else {
+      *o = p.ordered ? acc : f(*o, acc);
+    }
   }
 }
 
@@ -395,46 +435,16 @@ bool red_geometry(const ReduceCall& c, RedParams<T>& p) {
   return true;
 }
 
-// A non-reorderable op (ReduceCall::ordered): a thread per output, neighbouring threads on
-// neighbouring outputs, folds the output's elements strictly in order into the pre-filled output,
-// ((out (op) x0) (op) x1) ... as NumPy's reduce defines it: no segments, no tree. Several reduced
-// dims (which the core does not send for such an op) are walked in C order.
-template <class F, class T>
-__global__ void red_ordered(F f, RedParams<T> p) {
-  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t m = tid; m < p.M; m += nth) {
-    T* o = reinterpret_cast<T*>(p.out + offset_1(m, p.nk, p.kshape, p.kout));
-    const char* x = p.x + offset_1(m, p.nk, p.kshape, p.kx);
-    T acc = *o;
-    if (p.nr == 1) {
-      const std::int64_t st = p.rx[0];
-      constexpr int U = 4;  // loads issued ahead of the dependent chain of f
-      std::int64_t j = 0;
-      for (; j + U <= p.L; j += U) {
-        T v[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) v[u] = *reinterpret_cast<const T*>(x + (j + u) * st);
-#pragma unroll
-        for (int u = 0; u < U; ++u) acc = f(acc, v[u]);
-      }
-      for (; j < p.L; ++j) acc = f(acc, *reinterpret_cast<const T*>(x + j * st));
-    } else {
-      for (std::int64_t j = 0; j < p.L; ++j) {
-        acc = f(acc, *reinterpret_cast<const T*>(x + offset_1(j, p.nr, p.rshape, p.rx)));
-      }
-    }
-    *o = acc;
-  }
-}
-
 // The loop of a non-reorderable op: every call folds in order.
 template <class F, class T>
 void red_ordered_launch(const ReduceCall& c, const void* data) {
   const F& f = *static_cast<const F*>(data);
   RedParams<T> p{};
   if (!red_geometry(c, p)) return;
-  constexpr auto kernel = &red_ordered<F, T>;
+  p.S = 1;
+  p.seglen = p.L;
+  p.ordered = true;
+  constexpr auto kernel = &red_thread<F, T>;
   kernel<<<grid_for<kernel>(p.M), kThreads, 0, stream_of(c.stream)>>>(f, p);
   check_launch("ordered reduction kernel launch");
 }
@@ -527,12 +537,11 @@ struct red_of<F, T(T, T)> {
 
 template <class F, class... Sigs>
 void reduce(Registrar& reg, std::string name, ReduceTraits traits, std::string doc) {
-  reg.add(
-      reduce_desc<Sigs...>(std::move(name), traits, std::move(doc), [](LoopImpl* impl, auto s) {
-        using S = typename decltype(s)::type;
-        impl[static_cast<int>(Family::cuda)].device_reduce = cu::red_of<F, S>::value;
-        impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();
-      }));
+  reg.add(reduce_desc<Sigs...>(std::move(name), traits, std::move(doc), [](LoopImpl* impl, auto s) {
+    using S = typename decltype(s)::type;
+    impl[static_cast<int>(Family::cuda)].device_reduce = cu::red_of<F, S>::value;
+    impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();
+  }));
 }
 
 }  // namespace loom::def

@@ -93,9 +93,11 @@ __device__ __forceinline__ void elem(const F& f, char* const* ptr, std::index_se
 
 template <class S, class F, int NA, std::size_t... I, std::size_t... J>
 __device__ __forceinline__ void elem_at(const F& f, const ContigParams<NA>& p, std::int64_t i,
-                                        std::index_sequence<I...> is, std::index_sequence<J...> js) {
+                                        std::index_sequence<I...> is,
+                                        std::index_sequence<J...> js) {
   char* ptr[NA] = {
-      (p.base[I] + i * static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>)))...,
+      (p.base[I] +
+       i * static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>)))...,
       (p.base[S::nin + J] +
        i * static_cast<std::int64_t>(sizeof(std::tuple_element_t<J, typename S::out_t>)))...};
   elem<S>(f, ptr, is, js);
@@ -117,8 +119,10 @@ __device__ __forceinline__ void vec_loop(const F& f, const ContigParams<NA>& p, 
       const std::int64_t v = v0 + u * nth;
       if (v < p.nvec) {
         const std::int64_t e = p.head + v * V;
-        ((get<I>(in[u]) = *reinterpret_cast<const Pack<std::tuple_element_t<I, typename S::in_t>, V>*>(
-              p.base[I] + e * static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>)))),
+        ((get<I>(in[u]) =
+              *reinterpret_cast<const Pack<std::tuple_element_t<I, typename S::in_t>, V>*>(
+                  p.base[I] + e * static_cast<std::int64_t>(
+                                      sizeof(std::tuple_element_t<I, typename S::in_t>)))),
          ...);
       }
     }
@@ -168,8 +172,9 @@ __global__ void ew_strided(F f, Strided<NA> p) {
 
 template <class S, std::size_t... I, std::size_t... J>
 void sizes_of(std::int64_t* out, std::index_sequence<I...>, std::index_sequence<J...>) {
-  std::int64_t v[] = {static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>))...,
-                      static_cast<std::int64_t>(sizeof(std::tuple_element_t<J, typename S::out_t>))...};
+  std::int64_t v[] = {
+      static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>))...,
+      static_cast<std::int64_t>(sizeof(std::tuple_element_t<J, typename S::out_t>))...};
   for (std::size_t k = 0; k < sizeof(v) / sizeof(v[0]); ++k) out[k] = v[k];
 }
 
@@ -234,14 +239,14 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
 // reorderable), which saves the compiler the trees, CUB scans and atomics it would never run.
 template <class F, class... Sigs>
 void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits) {
-  reg.add(ufunc_desc<Sigs...>(
-      std::move(name), std::move(doc), traits, [traits](LoopImpl* impl, auto sig) {
-        using S = typename decltype(sig)::type;
-        auto& c = impl[static_cast<int>(Family::cuda)];
-        c.device_elementwise = &cu::ew_launch<F, S>;
-        c.data = cu::instance<F>();
-        cu::set_device_methods<F, S>(c, traits.reorderable);
-      }));
+  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), traits,
+                              [traits](LoopImpl* impl, auto sig) {
+                                using S = typename decltype(sig)::type;
+                                auto& c = impl[static_cast<int>(Family::cuda)];
+                                c.device_elementwise = &cu::ew_launch<F, S>;
+                                c.data = cu::instance<F>();
+                                cu::set_device_methods<F, S>(c, traits.reorderable);
+                              }));
 }
 template <class F, class... Sigs>
 void ufunc(Registrar& reg, std::string name, std::string doc) {
