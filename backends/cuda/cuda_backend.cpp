@@ -61,6 +61,16 @@ class CudaBackend final : public Backend {
     if (!c.loop || !c.loop->device_reduce) missing_loop("reduce");
     c.loop->device_reduce(c, c.loop->data);
   }
+  void run_scan(const ScanCall& c, int device) override {
+    select(device);
+    if (!c.loop || !c.loop->device_scan) missing_loop("accumulate");
+    c.loop->device_scan(c, c.loop->data);
+  }
+  void run_at(const AtCall& c, int device) override {
+    select(device);
+    if (!c.loop || !c.loop->device_at) missing_loop("at");
+    c.loop->device_at(c, c.loop->data);
+  }
   void run_kernel(KernelCall& c, int device) override {
     select(device);
     if (!c.impl || !c.impl->device) {

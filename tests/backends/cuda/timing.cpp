@@ -2,10 +2,16 @@
 // after warm-up): the device-to-device copy as the bandwidth limit, sinexp on device arrays
 // (float32, float64, 64M), host time per call of a one-element ufunc, sinexp on host arrays
 // (transfers included), sum of 2^28 float32 and sum_row of a (4096, 64, 256) float32 batch.
+// `timing [file] --methods`: the copy and the ufunc methods only (add.accumulate of 2^26 float32,
+// add.at of 1e7 float64 into 1e5 bins, the ordered paths), each as the loop alone (a ScanCall /
+// AtCall on device memory) and through the public API on device arrays.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <functional>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "loom/backend.hpp"
@@ -71,9 +77,89 @@ double wall_ms(const std::function<void()>& f, int reps = 5) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
     B->synchronize(0, nullptr);
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    t.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   return median(t);
+}
+
+// The ufunc methods: the loop alone (the call as the core builds it, on device memory), and the
+// public call on device arrays (allocation and the core's checks included).
+template <class Row>
+void methods(const loom::Runtime& rt, const Row& row, double copy_gbs) {
+  const std::int64_t n = std::int64_t{1} << 26;
+  for (DType dt : {DType::float32, DType::float64, DType::int32}) {
+    const Array x = loom::linspace(-1.0, 1.0, n, true, DType::float64).astype(dt);
+    const Array dx = to_dev(x), dz = dev_empty({n}, dt);
+    loom::ScanCall c;
+    c.out = dz.data();
+    c.x = dx.data();
+    c.n = n;
+    c.out_step = c.x_step = static_cast<std::int64_t>(loom::itemsize(dt));
+    c.loop = impl(rt, "add", dt);
+    c.dtype = dt;
+    c.reorderable = true;
+    const std::string name = "add.accumulate " + std::string(loom::name(dt)) + " 2^26, loop";
+    row(name.c_str(), device_ms([&] { B->run_scan(c, 0); }), 2.0 * n * loom::itemsize(dt),
+        copy_gbs);
+  }
+  {
+    const Array dx = rt.to_device(loom::linspace(-1.0, 1.0, n, true, DType::float32), "cuda");
+    const loom::Ufunc add = rt.ufunc("add");
+    row("add.accumulate float32 2^26, rt call (device)",
+        device_ms([&] { (void)add.accumulate(dx, {.target = "cuda"}); }), 2.0 * n * 4, copy_gbs);
+    const loom::Ufunc sub = rt.ufunc("subtract");
+    const Array dm =
+        rt.to_device(loom::linspace(-1.0, 1.0, 4096 * 4096, true).reshape({4096, 4096}), "cuda");
+    row("subtract.accumulate float64 (4096,4096) axis 0 (ordered)",
+        device_ms([&] { (void)sub.accumulate(dm, {.target = "cuda", .axis = 0}); }, 5),
+        2.0 * 4096 * 4096 * 8, copy_gbs);
+    const Array d1 = rt.to_device(loom::linspace(-1.0, 1.0, 1 << 20, true), "cuda");
+    row("subtract.accumulate float64 2^20, one line (ordered)",
+        device_ms([&] { (void)sub.accumulate(d1, {.target = "cuda"}); }, 3), 2.0 * (1 << 20) * 8,
+        copy_gbs);
+    row("subtract.reduce float64 (4096,4096) axis 1 (ordered)",
+        device_ms([&] { (void)sub.reduce(dm, {.target = "cuda", .axis = 1}); }, 5),
+        4096.0 * 4096 * 8, copy_gbs);
+    row("subtract.reduce float64 (4096,4096) axis 0 (ordered)",
+        device_ms([&] { (void)sub.reduce(dm, {.target = "cuda", .axis = 0}); }, 5),
+        4096.0 * 4096 * 8, copy_gbs);
+  }
+  // at: 1e7 values at uniform random indices into 1e5 bins.
+  const std::int64_t m = 10'000'000, bins = 100'000;
+  std::mt19937_64 gen(7);
+  std::vector<std::int64_t> iv(static_cast<std::size_t>(m));
+  for (auto& i : iv) i = static_cast<std::int64_t>(gen() % static_cast<std::uint64_t>(bins));
+  const Array idx = loom::from_vector(iv);
+  const Array didx = to_dev(idx);
+  for (DType dt : {DType::float64, DType::int64, DType::float32}) {
+    const Array db = to_dev(loom::linspace(0.0, 1.0, m, true, DType::float64).astype(dt));
+    const Array da = to_dev(loom::zeros({bins}, dt));
+    for (const char* op : {"add", "subtract"}) {
+      if (std::string(op) == "subtract" && dt != DType::float64) continue;
+      loom::AtCall c;
+      c.a = da.data();
+      c.a_step = static_cast<std::int64_t>(loom::itemsize(dt));
+      c.idx = reinterpret_cast<const std::int64_t*>(didx.data());
+      c.m = m;
+      c.b = db.data();
+      c.b_step = c.a_step;
+      c.loop = impl(rt, op, dt);
+      c.dtype = dt;
+      c.reorderable = std::string(op) == "add";
+      const std::string name = std::string(op) + ".at " + std::string(loom::name(dt)) +
+                               " 1e7 into 1e5, loop" + (c.reorderable ? "" : " (ordered)");
+      row(name.c_str(), device_ms([&] { B->run_at(c, 0); }, 10), 0, 0);
+    }
+  }
+  {
+    const Array da = rt.to_device(loom::zeros({bins}, DType::float64), "cuda");
+    const Array db = rt.to_device(loom::linspace(0.0, 1.0, m, true, DType::float64), "cuda");
+    const Array di = rt.to_device(idx, "cuda");
+    const loom::Ufunc add = rt.ufunc("add");
+    row("add.at float64 1e7 into 1e5, rt call (device)",
+        device_ms([&] { add.at(da, di, db, {.target = "cuda"}); }, 5), 0, 0);
+  }
 }
 
 }  // namespace
@@ -88,7 +174,7 @@ int main(int argc, char** argv) {
   }
   B = rt.resolve_target("cuda").first;
   std::printf("%s\n", B->describe().c_str());
-  FILE* out = argc > 1 ? std::fopen(argv[1], "w") : nullptr;
+  FILE* out = argc > 1 && std::string(argv[1]) != "--methods" ? std::fopen(argv[1], "w") : nullptr;
   auto row = [&](const char* what, double ms, double bytes, double copy_gbs) {
     const double gbs = bytes > 0 ? bytes / (ms * 1e6) : 0;
     char line[256];
@@ -113,6 +199,13 @@ int main(int argc, char** argv) {
   });
   const double copy_gbs = 2.0 * cbytes / (copy_ms * 1e6);
   row("copy 1 GiB device to device", copy_ms, 2.0 * cbytes, 0);
+  bool methods_only = false;
+  for (int i = 1; i < argc; ++i) methods_only = methods_only || std::string(argv[i]) == "--methods";
+  if (methods_only) {
+    methods(rt, row, copy_gbs);
+    if (out) std::fclose(out);
+    return 0;
+  }
 
   const std::int64_t n = std::int64_t{1} << 26;  // 64M
   for (DType dt : {DType::float32, DType::float64}) {
@@ -123,7 +216,8 @@ int main(int argc, char** argv) {
                             impl(rt, "sinexp", dt)};
     set_nin(c, 2);
     const double ms = device_ms([&] { B->run_elementwise(c, 0); });
-    row(dt == DType::float32 ? "sinexp float32 64M, device arrays" : "sinexp float64 64M, device arrays",
+    row(dt == DType::float32 ? "sinexp float32 64M, device arrays"
+                             : "sinexp float64 64M, device arrays",
         ms, 3.0 * n * loom::itemsize(dt), copy_gbs);
   }
 
@@ -139,7 +233,8 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < calls; ++i) B->run_elementwise(c, 0);
     const double us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / calls;
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+        calls;
     B->synchronize(0, nullptr);
     row("add 1 element, host time per call (us->ms)", us / 1000.0, 0, 0);
   }
