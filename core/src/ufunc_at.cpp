@@ -1,6 +1,9 @@
 // Ufunc::at, NumPy's unbuffered in-place method: a[indices[j], ...] = op(a[indices[j], ...],
 // b[j, ...]) once per j, on every target. Casting is NumPy's for at: b and the result are cast
 // unsafely (np.add.at(int_array, i, 1.5) adds 1).
+#include <algorithm>
+#include <cstring>
+
 #include "loom/exec.hpp"
 #include "methods_common.hpp"
 
@@ -63,8 +66,14 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     throw ShapeError(who + ": b of shape " + shape_str(b.shape()) +
                      " does not broadcast to the indexed shape " + shape_str(bshape));
   }
-  const Loop& loop = detail::pick_reduce_loop(op, t.family, a.dtype(), a.dtype(), who);
+  // NumPy resolves the loop from a's and b's dtypes and casts each update's result back into a.
+  const Array probes[2] = {empty({}, a.dtype()), b.weak() ? b : empty({}, b.dtype())};
+  const DType resolved = detail::pick_loop(op, t.family, probes, std::nullopt, "", Casting::same_kind)
+                             .sig.outputs[0];
+  const Loop& loop = detail::pick_reduce_loop(op, t.family, a.dtype(), resolved, who);
   const DType dt = loop.sig.outputs[0];
+  const bool one = indices.ndim() == 0;  // a 0-d index: one update with b of a's trailing shape
+  if (m == 0 || shape_size(rest) == 0) return;
   // Work on `w`: a itself when it is in the loop's dtype and the call's memory, else a copy that
   // is cast back into a afterwards. b is read before any update (a copy when it shares a's memory).
   const bool here = a.device().is_host() != t.on_device();
@@ -73,35 +82,67 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     w = a.device().is_host() ? a.astype(dt) : t.cast(a, dt);
     if (t.on_device()) w = t.to_device(w);
   }
-  Array bin = t.cast(bb, dt);
-  if (bin.buffer() == a.buffer()) {
-    const Array c = t.rt->empty_like(bin);
-    t.copy(bin, c);
-    bin = c;
-  }
-  if (t.on_device()) bin = t.to_device(bin);
-  if (m > 0 && shape_size(rest) > 0) {
-    Array didx = hidx;
-    if (t.on_device()) didx = t.to_device(didx);
-    // A 0-d index: one update with b of a's trailing shape.
-    const bool one = indices.ndim() == 0;
+  auto run = [&](const Array& idx, const Array& bin, std::int64_t count, bool scalar_index) {
+    Array didx = idx, db = bin;
+    if (t.on_device()) didx = t.to_device(didx), db = t.to_device(db);
     AtCall c;
     c.a = w.data();
     c.a_step = w.strides()[0];
     c.idx = reinterpret_cast<const std::int64_t*>(didx.data());
-    c.m = m;
-    c.b = bin.data();
-    c.b_step = one ? 0 : bin.strides()[0];
+    c.m = count;
+    c.b = db.data();
+    c.b_step = scalar_index ? 0 : db.strides()[0];
     c.rest = rest;
     c.a_rest_strides = Shape(w.strides().begin() + 1, w.strides().end());
-    c.b_rest_strides = Shape(bin.strides().begin() + (one ? 0 : 1), bin.strides().end());
+    c.b_rest_strides = Shape(db.strides().begin() + (scalar_index ? 0 : 1), db.strides().end());
     c.loop = &loop.impl[static_cast<int>(t.family)];
     c.dtype = dt;
     c.reorderable = op.reorderable;
     c.stream = t.stream.native();
     t.backend->run_at(c, t.device);
+  };
+  if (dt == a.dtype()) {
+    Array bin = t.cast(bb, dt);
+    if (bin.buffer() == a.buffer()) {
+      const Array c = t.rt->empty_like(bin);
+      t.copy(bin, c);
+      bin = c;
+    }
+    run(hidx, bin, m, one);
+  } else {
+    // Each update's result goes back through a's dtype (np.add.at(int8 [-3], [0], 1.5) is -1):
+    // the updates run in rounds in which every index occurs once (the r-th occurrence of each),
+    // and a's dtype truncates w between rounds; each element still sees its updates in order.
+    Shape full = rest;
+    full.insert(full.begin(), one ? 1 : m);
+    const Array bh = (bb.device().is_host() ? bb : t.rt->to_host(bb)).astype(dt).reshape(full);
+    const auto* ip = reinterpret_cast<const std::int64_t*>(hidx.data());
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(n0), 0), round(m);
+    std::int64_t rounds = 0;
+    for (std::int64_t j = 0; j < m; ++j) rounds = std::max(rounds, (round[j] = seen[ip[j]]++) + 1);
+    const std::size_t row = static_cast<std::size_t>(shape_size(rest)) * itemsize(dt);
+    for (std::int64_t r = 0; r < rounds; ++r) {
+      std::vector<std::int64_t> js;
+      for (std::int64_t j = 0; j < m; ++j) {
+        if (round[j] == r) js.push_back(j);
+      }
+      const auto k = static_cast<std::int64_t>(js.size());
+      Array idx = empty({k}, DType::int64);
+      Shape bs = rest;
+      bs.insert(bs.begin(), k);
+      Array br = empty(bs, dt);
+      for (std::int64_t q = 0; q < k; ++q) {
+        reinterpret_cast<std::int64_t*>(idx.data())[q] = ip[js[q]];
+        std::memcpy(br.data() + q * row, bh.data() + (one ? 0 : js[q]) * row, row);
+      }
+      run(idx, br, k, false);
+      t.copy(w, a);  // through a's dtype
+      if (r + 1 < rounds) t.copy(a, w);
+    }
     if (t.on_device() && !t.device_mode) t.rt->synchronize(t.device_name());
+    return;
   }
+  if (t.on_device() && !t.device_mode) t.rt->synchronize(t.device_name());
   if (w.buffer() != a.buffer()) t.copy(w, a);
 }
 
