@@ -183,6 +183,46 @@ TEST(CudaMethods, OrderedAccumulateEqualsCpuBitForBit) {
   }
 }
 
+// Long lines in order: a block per line streams them through shared memory (few or long lines,
+// contiguous or strided) and still folds strictly left to right.
+TEST(CudaMethods, OrderedLongLinesEqualCpuBitForBit) {
+  REQUIRE_CUDA();
+  struct Case {
+    Shape shape;
+    int axis;
+    DType dt;
+  };
+  const Case cases[] = {
+      {{(1 << 20) + 3}, 0, DType::float64},  // one long line
+      {{3'000'001}, 0, DType::float32},      //
+      {{3000, 5}, 0, DType::int32},          // few lines, strided
+      {{2000, 600}, 0, DType::float32},      // lines not innermost, not many
+      {{600, 2000}, 1, DType::float64},      // many contiguous lines
+  };
+  for (Mem mem : {Mem::host, Mem::device}) {
+    for (const Case& c : cases) {
+      const Array x = values(c.shape, c.dt, 55);
+      const Array want = uf("subtract").accumulate(x, {.target = "cpu", .axis = c.axis});
+      const Array got =
+          back(uf("subtract").accumulate(put(x, mem), {.target = "cuda", .axis = c.axis}));
+      EXPECT_TRUE(same_bits(got, want))
+          << "accumulate " << x.str() << " axis " << c.axis << ", " << name(mem);
+      const Array rw = uf("subtract").reduce(x, {.target = "cpu", .axis = c.axis});
+      const Array rg = back(uf("subtract").reduce(put(x, mem), {.target = "cuda", .axis = c.axis}));
+      EXPECT_TRUE(same_bits(rg, rw))
+          << "reduce " << x.str() << " axis " << c.axis << ", " << name(mem);
+    }
+  }
+}
+
+// The tile scan across two super-groups of one line, small enough for compute-sanitizer.
+TEST(CudaMethods, TileScanAcrossSuperGroups) {
+  REQUIRE_CUDA();
+  const Array x = values({(1 << 21) + 5}, DType::int32, 56);
+  const Array want = uf("add").accumulate(x, {.target = "cpu"});
+  EXPECT_TRUE(same_bits(back(uf("add").accumulate(put(x, Mem::device), {.target = "cuda"})), want));
+}
+
 // Integer scans are exact in any grouping: every path of the reorderable scan (tile scans over
 // one long line with several super-groups, over several lines, strided; thread per line) gives
 // cpu's bits.

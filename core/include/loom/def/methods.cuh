@@ -2,8 +2,9 @@
 // accumulate's scan (ScanCall) and at's updates (AtCall); reduce is reduce.cuh's red_launch.
 // def::ufunc (ufunc.cuh) attaches them to every T(T,T) loop.
 //
-// accumulate. Non-reorderable ops: a thread per line, lines spread over threads, strictly in
-// order (the cpu result, bit for bit). Reorderable ops: a single-pass tile scan over all lines
+// accumulate. Non-reorderable ops: strictly in order per line (the cpu result, bit for bit), a
+// block per line streaming it through shared memory (reduce.cuh's ordered_lines) or a thread per
+// line, lines spread over threads. Reorderable ops: a single-pass tile scan over all lines
 // (scan_tiles, below), or a thread per line when the lines are short or many and not the input's
 // innermost dim. Both fix their association order by the shape alone, so a call gives the same
 // bits on every run and every GPU (not cub::DeviceScan: its float results vary from run to run,
@@ -95,16 +96,8 @@ __device__ __forceinline__ T shfl_idx(T v, int src) {
 
 // ---- accumulate -------------------------------------------------------------------------------
 
-// A ScanCall's lines: the outer dims (C order) with out's and x's strides.
-struct ScanParams {
-  char* out;
-  const char* x;
-  int nd;
-  std::int64_t shape[kMaxDims];
-  std::int64_t sout[kMaxDims];
-  std::int64_t sx[kMaxDims];
-  std::int64_t lines, n, out_step, x_step;
-};
+// A ScanCall's lines (reduce.cuh's LineParams): the outer dims with out's and x's strides.
+using ScanParams = LineParams;
 
 inline ScanParams scan_params(const ScanCall& c) {
   if (c.outer_shape.size() > static_cast<std::size_t>(kMaxDims)) {
@@ -436,6 +429,7 @@ void scan_ordered_launch(const ScanCall& c, const void* data) {
   if (c.n <= 0) return;
   const ScanParams p = scan_params(c);
   if (p.lines <= 0) return;
+  if (lines_by_block(p)) return ordered_lines_launch<F, T>(f, p, true, stream_of(c.stream));
   constexpr auto kernel = &scan_thread<F, T>;
   kernel<<<grid_for<kernel>(p.lines), kThreads, 0, stream_of(c.stream)>>>(f, p);
   check_launch("accumulate kernel launch");

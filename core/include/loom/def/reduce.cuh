@@ -9,9 +9,9 @@
 // and nothing taken from the device: the same input gives the same bits on every run and every
 // GPU. Not cub::DeviceReduce (run-to-run deterministic on one GPU, per its documentation): it
 // needs the identity as a host value, and max/min have none (the call pre-fills the output with
-// the first element instead). A non-reorderable op (ReduceCall::ordered) takes none of this: a
-// thread per output folds strictly left to right (red_thread, ordered). Only included by .cu
-// files.
+// the first element instead). A non-reorderable op (ReduceCall::ordered) takes none of this: its
+// outputs fold strictly left to right, a block each streaming the elements through shared memory
+// (ordered_lines, for few or long rows) or a thread each (red_thread). Only included by .cu files.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -435,12 +435,136 @@ bool red_geometry(const ReduceCall& c, RedParams<T>& p) {
   return true;
 }
 
+// ---- lines in order (non-reorderable ops) ------------------------------------------------------
+
+// Lines of `n` elements, one per index of the outer dims (C order), with out's and x's strides:
+// an ordered reduction's outputs (out_step 0) or an accumulate's lines.
+struct LineParams {
+  char* out;
+  const char* x;
+  int nd;
+  std::int64_t shape[kMaxDims];
+  std::int64_t sout[kMaxDims];
+  std::int64_t sx[kMaxDims];
+  std::int64_t lines, n, out_step, x_step;
+};
+
+inline constexpr int kLineBytes = 8192;  // one staging buffer of ordered_lines
+
+// A block per line, lines spread over blocks: warps 1.. stream the line through two shared
+// buffers (neighbouring threads on neighbouring elements) while thread 0 folds the buffer loaded
+// before strictly in order, ((x0 (op) x1) (op) x2) ...: one dependent op per element from shared
+// memory instead of a global load's latency, for lines too few or too long for a thread each.
+// scan: out[i] = the fold up to x[i], from x[0]; else the fold starts from out's value and only
+// the result is written (an ordered reduction).
+template <class F, class T>
+__global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, bool scan) {
+  constexpr std::int64_t C = sizeof(T) < kLineBytes ? kLineBytes / sizeof(T) : 1;
+  constexpr int kLoaders = kThreads - 32;
+  __shared__ alignas(16) unsigned char raw[2][C * sizeof(T)];
+  T* const bufs[2] = {reinterpret_cast<T*>(raw[0]), reinterpret_cast<T*>(raw[1])};
+  const int tid = static_cast<int>(threadIdx.x);
+  const int loader = tid - 32;
+  const std::int64_t n = p.n;
+  const std::int64_t chunks = (n + C - 1) / C;
+  for (std::int64_t line = blockIdx.x; line < p.lines; line += gridDim.x) {
+    std::int64_t xo, oo;
+    offset_pair(line, p.nd, p.shape, p.sx, p.sout, xo, oo);
+    const char* x = p.x + xo;
+    char* o = p.out + oo;
+    if (loader >= 0) {
+      for (std::int64_t i = loader; i < C && i < n; i += kLoaders) {
+        bufs[0][i] = *reinterpret_cast<const T*>(x + i * p.x_step);
+      }
+    }
+    __syncthreads();
+    T acc{};
+    bool has = false;
+    if (tid == 0 && !scan) {
+      acc = *reinterpret_cast<const T*>(o);
+      has = true;
+    }
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      T* cur = bufs[c & 1];
+      T* other = bufs[(c + 1) & 1];  // chunk c - 1 (scanned), then chunk c + 1
+      if (loader >= 0) {
+        const std::int64_t prev = (c - 1) * C, next = (c + 1) * C;
+        for (std::int64_t i = loader; i < C; i += kLoaders) {
+          // Each slot is read and then written by the same thread: no barrier between.
+          if (scan && c > 0) *reinterpret_cast<T*>(o + (prev + i) * p.out_step) = other[i];
+          if (next + i < n) other[i] = *reinterpret_cast<const T*>(x + (next + i) * p.x_step);
+        }
+      } else if (tid == 0) {
+        const std::int64_t len = n - c * C < C ? n - c * C : C;
+        std::int64_t i = 0;
+        if (!has) {
+          acc = cur[0];
+          has = true;
+          i = 1;
+        }
+        if (scan) {  // cur[0] of the first chunk is x[0], which is out[0]
+#pragma unroll 4
+          for (; i < len; ++i) cur[i] = acc = f(acc, cur[i]);
+        } else {
+#pragma unroll 4
+          for (; i < len; ++i) acc = f(acc, cur[i]);
+        }
+      }
+      __syncthreads();
+    }
+    if (scan && loader >= 0) {  // the last chunk
+      const std::int64_t last = (chunks - 1) * C;
+      const T* buf = bufs[(chunks - 1) & 1];
+      for (std::int64_t i = loader; i < C && last + i < n; i += kLoaders) {
+        *reinterpret_cast<T*>(o + (last + i) * p.out_step) = buf[i];
+      }
+    }
+    if (!scan && tid == 0) *reinterpret_cast<T*>(o) = acc;
+    __syncthreads();  // the buffers are refilled for the next line
+  }
+}
+
+// Whether ordered_lines beats a thread per line: lines long enough to stream, and either the
+// line dim is x's innermost (threads read neighbours) or too few lines to fill the GPU a thread
+// each.
+inline bool lines_by_block(const LineParams& p) {
+  if (p.n < 512) return false;
+  const std::int64_t step = p.x_step < 0 ? -p.x_step : p.x_step;
+  bool innermost = true;
+  for (int k = 0; k < p.nd; ++k) {
+    if (p.shape[k] > 1 && (p.sx[k] < 0 ? -p.sx[k] : p.sx[k]) < step) innermost = false;
+  }
+  return innermost || p.lines < 8192;
+}
+
+template <class F, class T>
+void ordered_lines_launch(const F& f, const LineParams& p, bool scan, cudaStream_t stream) {
+  constexpr auto kernel = &ordered_lines<F, T>;
+  kernel<<<grid_for<kernel>(p.lines * kThreads), kThreads, 0, stream>>>(f, p, scan);
+  check_launch(scan ? "accumulate kernel launch" : "ordered reduction kernel launch");
+}
+
 // The loop of a non-reorderable op: every call folds in order.
 template <class F, class T>
 void red_ordered_launch(const ReduceCall& c, const void* data) {
   const F& f = *static_cast<const F*>(data);
   RedParams<T> p{};
   if (!red_geometry(c, p)) return;
+  if (p.nr == 1) {  // one reduced dim (always, from the core): lines of it
+    LineParams l{};
+    l.out = p.out;
+    l.x = p.x;
+    l.nd = p.nk;
+    for (int k = 0; k < p.nk; ++k) {
+      l.shape[k] = p.kshape[k];
+      l.sout[k] = p.kout[k];
+      l.sx[k] = p.kx[k];
+    }
+    l.lines = p.M;
+    l.n = p.L;
+    l.x_step = p.rx[0];
+    if (lines_by_block(l)) return ordered_lines_launch<F, T>(f, l, false, stream_of(c.stream));
+  }
   p.S = 1;
   p.seglen = p.L;
   p.ordered = true;
