@@ -50,25 +50,13 @@ std::string out_dtype(const Case& c) { return c.out ? std::string(loom::name(c.o
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
-      {{"0-d input with axis=0 or axis=-1 is refused",
-        "NumPy accepts axis 0 and -1 for a 0-d array (reducing nothing: np.add.reduce(np.array("
-        "5.0)) == 5.0, also the default axis of ufunc.reduce); loom: 'axis 0 is out of bounds "
-        "for an array of dimension 0'. To fix in the core."},
-       {Finding::loom_refuses},
-       [](const Ctx& x) {
-         return x.c.method == "reduce" && !x.o.args.empty() && x.o.args[0].view.ndim() == 0 &&
-                has(x.o.message, "dimension 0");
-       }},
       {{"reduce/accumulate/reduceat with dtype= the op has no loop for",
-        "core/src/reduce_call.cpp: without a loop of dtype='s dtype loom runs the first loop that "
-        "dtype casts to safely, casting the input straight to that loop's dtype, and casts the "
-        "result back to dtype=; NumPy casts the input to dtype= first and runs dtype='s own loop. "
-        "That agrees for +, -, * and wrapping, not where the cast to dtype= changes an order or "
-        "a truth value: minimum.reduce(float64 [-8.5, 3], dtype=uint32) is 3 in NumPy, "
-        "4294967288 in loom; multiply.reduce([2.0, 0.5], dtype=bool) is True in NumPy (logical "
-        "and), False in loom (2 * 0); and divide.reduce(int64 [4, 2], dtype=int16) answers in "
-        "loom where NumPy refuses (divide has no integer loop). To fix in the core: cast the "
-        "input to dtype= before the wider loop, refuse where NumPy has no such loop."},
+        "core/src/reduce_call.cpp casts the input to dtype= and runs the first wider loop, as "
+        "NumPy's own loop would give for +, -, *, max and min; but initial= is checked against "
+        "the wider loop, not against dtype= (np.prod(float64 x, initial=-8.0, dtype=np.uint8): "
+        "NumPy raises OverflowError, loom answers), subtract.accumulate(x, dtype=bool) answers "
+        "where NumPy refuses boolean subtract, and with an out= of yet another dtype NumPy's "
+        "accumulation in out= (next entry) shows."},
        {Finding::value, Finding::loom_answers, Finding::exact_bound, Finding::loom_refuses},
        [](const Ctx& x) {
          const std::string d = kw_dtype(x.c);
@@ -76,19 +64,13 @@ const std::vector<Entry>& entries() {
                 (x.p.what != Finding::loom_refuses || has(x.o.message, "initial="));
        }},
       {{"reduce/accumulate/reduceat with out= of another dtype than NumPy's loop",
-        "NumPy resolves the loop from (out.dtype, x.dtype), as ufunc.resolve_dtypes(reduction="
-        "True) shows, where loom runs out='s dtype (without dtype=): float64 x into a float32 "
-        "out= sums in float64 (add.reduce([2^24, 1, 1], out=float32) is 16777218 in NumPy, "
-        "16777216 in loom); a float sum into an int out= is truncated once at the end "
-        "(add.reduce([1.5, 2.5], out=int64) is 4 in NumPy, 3 in loom, which truncates every "
-        "term); initial= is checked against the other loop (np.min(float32 x, initial=-2.5, "
-        "out=uint64) answers, loom refuses; np.max(uint64 x, initial=-4.0, out=uint16) raises "
-        "OverflowError, loom answers). And NumPy's reduction starts in out= itself, so initial= "
-        "and partial results pass through out='s dtype: np.maximum.reduce(uint8 [255] * 5, "
-        "initial=-5, dtype=np.int64, out=<uint16>) is 65531 (-5 became 65531 in out=), loom 255 "
-        "(a NumPy implementation detail: what it buffers). docs/methods.md says 'out='s dtype "
-        "selects the loop', NumPy's rule only where x casts safely to out.dtype. To decide in "
-        "the core."},
+        "NumPy's reduction accumulates in out=: the first element (or initial=) and, as its "
+        "buffering decides, partial results pass through out='s dtype. "
+        "np.minimum.reduce(int16 [-3, 5], out=<uint8>) is 5 in NumPy (-3 became 253 in out=, "
+        "then min(253, 5)), 253 in loom (min in int16, then cast); np.min(float32 [1, 2], "
+        "initial=-2.5, out=<uint64>) is 1 in NumPy, 2^64-2 in loom; an initial= outside out='s "
+        "dtype raises OverflowError in NumPy only. loom reduces in the loop's dtype and casts "
+        "the result into out= once (docs/methods.md); NumPy's result depends on its buffers."},
        {Finding::value, Finding::loom_refuses, Finding::loom_answers},
        [](const Ctx& x) {
          if (!reduce_like(x.c) || !x.c.out || x.c.expect.loop == out_dtype(x.c)) return false;
@@ -96,11 +78,12 @@ const std::vector<Entry>& entries() {
          if (x.p.what == Finding::loom_refuses) return has(x.o.message, "initial=");
          return true;
        }},
-      {{"at runs a's dtype's loop; NumPy resolves the loop from a's and b's dtypes",
-        "core/src/ufunc_at.cpp casts b to a's loop first and keeps repeated updates in that loop's "
-        "dtype; NumPy computes each update in the loop of (a.dtype, b.dtype) and casts it back "
-        "into a: np.add.at(int8 [-3], [0], 1.5) gives -1, loom -2; np.divide.at(int16 [5], "
-        "[0, 0], [2.0, 0.4]) gives 5 (2 after the first update), loom 6. To fix in the core."},
+      {{"at with a 64-bit integer a and a b that NumPy's at promotes to float64",
+        "ufunc.at resolves its loop from a's and b's dtypes in both; but NumPy's at takes a "
+        "Python int b through np.asarray (int64, not a weak scalar), so a uint64 a meets the "
+        "float64 loop and loses its low bits: np.add.at(uint64 [2^63+3], [0], 4) gives 2^63; "
+        "loom's weak 4 keeps the uint64 loop and gives 2^63+7, the exact sum. (A uint64 a with "
+        "an int16 b rounds through float64 in both.)"},
        {Finding::at_values},
        [](const Ctx& x) {
          return x.c.method == "at" && !x.c.args.empty() &&

@@ -504,10 +504,11 @@ def numpy_loop(case, op, method):
         return None
 
 
-def cast_undefined(case, res, op):
-    """True when a float that is not finite, a negative float (to an unsigned dtype) or a quotient
-    by zero may be cast to an integer: C leaves that value undefined, and NumPy's and loom's
-    differ (loom's rule: docs/decisions.md)."""
+def cast_undefined(case, res, op, loop):
+    """True when a float outside an integer dtype's range may be cast to it: a float that is not
+    finite, a quotient by zero, a negative value on its way to an unsigned dtype through a float
+    (an input or NumPy's float loop), or an integer of 2^53 or more through a float loop. C leaves those values undefined, and NumPy's and
+    loom's differ (loom's rule: docs/decisions.md)."""
     sinks = [np.asarray(res).dtype] if res is not None else []
     if "out" in case.kw:
         sinks.append(case.kw["out"].dtype)
@@ -518,11 +519,18 @@ def cast_undefined(case, res, op):
     if not any(s.kind in "iu" for s in sinks):
         return False
     unsigned = any(s.kind == "u" for s in sinks)
+    float_loop = loop is not None and np.dtype(loop).kind == "f"
+    if float_loop and unsigned and op == "subtract":  # a difference may go below 0 as a float
+        return True
     for v in case.inputs:
         a = np.asarray(v)
+        through_float = float_loop or a.dtype.kind == "f"
         if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
             return True
-        if a.dtype.kind == "f" and unsigned and np.any(a < 0):  # negative float to unsigned
+        if through_float and unsigned and a.dtype.kind in "if" and np.any(a < 0):
+            return True
+        if through_float and a.dtype.kind in "iu" and a.size and \
+                np.max(np.abs(a.astype(np.float64))) >= 2.0 ** 53:  # rounds, may leave the range
             return True
         if op == "divide" and a.size and np.any(a == 0):
             return True
@@ -832,7 +840,7 @@ def run_case(cid, rng):
                     expect["rows"] = rows
             except Exception as e:  # the scale is a bound for a case NumPy answered: must exist
                 raise RuntimeError("case %d: cannot compute the error scale: %r" % (cid, e))
-    if cast_undefined(case, None if method == "at" else res, op):
+    if cast_undefined(case, None if method == "at" else res, op, loop):
         expect["undefined"] = "a float outside the integer's range may be cast to it"
     c["expect"] = expect
     return c
