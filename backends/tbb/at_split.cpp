@@ -203,6 +203,9 @@ void run_at_split(const AtCall& c, const Executor& ex) {
   if (c.m == 0 || inner == 0) return;
   if (!ex.parallel() || c.m < 2) return run_at_serial(c);
   if (!c.rest.empty() && inner >= kMinChunk) return split_rest(c, ex, inner);
+  // The atomic and the ordered paths do about twice the serial loop's work (compare-and-swap;
+  // sort then apply): with few threads the serial loop is as fast, and gives the same bits.
+  if (ex.threads() < kAtMinThreads) return run_at_serial(c);
   const std::int64_t hi = max_index(c, ex);
   if (c.rest.empty() && c.loop->at_atomic && hi + 1 >= kAtomicMinRows) {
     return atomic_updates(c, ex);

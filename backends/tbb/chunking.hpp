@@ -56,6 +56,9 @@ inline constexpr std::int64_t kAtChunk = 16 * 1024;
 // Atomic updates only when the indices span this many rows: fewer rows means threads contending
 // for the same few cache lines, where the ordered path is faster (both give the same integers).
 inline constexpr std::int64_t kAtomicMinRows = 4096;
+// Both of at's paths over the updates do about twice the serial work: below this many threads
+// the serial loop is as fast.
+inline constexpr int kAtMinThreads = 4;
 
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 inline std::int64_t round_up(std::int64_t a, std::int64_t m) { return ceil_div(a, m) * m; }
