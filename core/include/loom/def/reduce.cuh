@@ -459,10 +459,11 @@ inline constexpr int kLineBytes = 8192;  // one staging buffer of ordered_lines
 // the result is written (an ordered reduction).
 template <class F, class T>
 __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, bool scan) {
-  constexpr std::int64_t C = sizeof(T) < kLineBytes ? kLineBytes / sizeof(T) : 1;
+  constexpr int C = sizeof(T) < kLineBytes ? static_cast<int>(kLineBytes / sizeof(T)) : 1;
   constexpr int kLoaders = kThreads - 32;
   __shared__ alignas(16) unsigned char raw[2][C * sizeof(T)];
-  T* const bufs[2] = {reinterpret_cast<T*>(raw[0]), reinterpret_cast<T*>(raw[1])};
+  // Indexed from raw itself, so that the compiler keeps shared-memory accesses (no generic ones).
+  auto bufs = [&](std::int64_t k) { return reinterpret_cast<T*>(raw[k & 1]); };
   const int tid = static_cast<int>(threadIdx.x);
   const int loader = tid - 32;
   const std::int64_t n = p.n;
@@ -473,8 +474,10 @@ __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, boo
     const char* x = p.x + xo;
     char* o = p.out + oo;
     if (loader >= 0) {
-      for (std::int64_t i = loader; i < C && i < n; i += kLoaders) {
-        bufs[0][i] = *reinterpret_cast<const T*>(x + i * p.x_step);
+      const int len = n < C ? static_cast<int>(n) : C;
+#pragma unroll 1
+      for (int i = loader; i < len; i += kLoaders) {
+        bufs(0)[i] = *reinterpret_cast<const T*>(x + i * p.x_step);
       }
     }
     __syncthreads();
@@ -485,18 +488,26 @@ __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, boo
       has = true;
     }
     for (std::int64_t c = 0; c < chunks; ++c) {
-      T* cur = bufs[c & 1];
-      T* other = bufs[(c + 1) & 1];  // chunk c - 1 (scanned), then chunk c + 1
+      T* cur = bufs(c);
+      T* other = bufs(c + 1);  // chunk c - 1 (scanned), then chunk c + 1
       if (loader >= 0) {
-        const std::int64_t prev = (c - 1) * C, next = (c + 1) * C;
-        for (std::int64_t i = loader; i < C; i += kLoaders) {
-          // Each slot is read and then written by the same thread: no barrier between.
-          if (scan && c > 0) *reinterpret_cast<T*>(o + (prev + i) * p.out_step) = other[i];
-          if (next + i < n) other[i] = *reinterpret_cast<const T*>(x + (next + i) * p.x_step);
+        // Each slot is read and then written by the same thread: no barrier between.
+        if (scan && c > 0) {
+          char* oc = o + (c - 1) * C * p.out_step;
+#pragma unroll 1
+          for (int i = loader; i < C; i += kLoaders)
+            *reinterpret_cast<T*>(oc + i * p.out_step) = other[i];
+        }
+        const std::int64_t next = (c + 1) * C;
+        const int len = n - next < C ? static_cast<int>(n - next) : C;  // <= 0 after the last
+        const char* xc = x + next * p.x_step;
+#pragma unroll 1
+        for (int i = loader; i < len; i += kLoaders) {
+          other[i] = *reinterpret_cast<const T*>(xc + i * p.x_step);
         }
       } else if (tid == 0) {
-        const std::int64_t len = n - c * C < C ? n - c * C : C;
-        std::int64_t i = 0;
+        const int len = n - c * C < C ? static_cast<int>(n - c * C) : C;
+        int i = 0;
         if (!has) {
           acc = cur[0];
           has = true;
@@ -514,10 +525,11 @@ __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, boo
     }
     if (scan && loader >= 0) {  // the last chunk
       const std::int64_t last = (chunks - 1) * C;
-      const T* buf = bufs[(chunks - 1) & 1];
-      for (std::int64_t i = loader; i < C && last + i < n; i += kLoaders) {
-        *reinterpret_cast<T*>(o + (last + i) * p.out_step) = buf[i];
-      }
+      const int len = static_cast<int>(n - last);
+      const T* buf = bufs(chunks - 1);
+      char* oc = o + last * p.out_step;
+      for (int i = loader; i < len; i += kLoaders)
+        *reinterpret_cast<T*>(oc + i * p.out_step) = buf[i];
     }
     if (!scan && tid == 0) *reinterpret_cast<T*>(o) = acc;
     __syncthreads();  // the buffers are refilled for the next line
