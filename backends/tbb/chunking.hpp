@@ -29,9 +29,6 @@ inline constexpr std::int64_t kMinReduceRows = 16;
 // task that reads short pieces of many rows defeats the prefetchers (3.5x slower than serial).
 inline constexpr std::int64_t kMinOutputPieces = 16;
 inline constexpr std::int64_t kContiguous = 4096;
-// A non-reorderable reduction (never split along a reduced dim) is split over its outputs in pieces
-// down to this many contiguous elements of input, where the rule above finds too few pieces.
-inline constexpr std::int64_t kOrderedContiguous = 256;
 // Chunks of a reduction whose innermost dim is kept and shorter than this are reduced one output
 // at a time, not one loop call per innermost run.
 inline constexpr std::int64_t kShortRun = 16;

@@ -5,8 +5,8 @@
 //  - otherwise along the longest reduced dim, in chunks whose boundaries depend only on the shape:
 //    chunk 0 folds into the output, every other chunk into a partial that starts from the chunk's
 //    first element, and the partials are combined in a fixed binary tree, then into the output.
-// A non-reorderable op (ReduceCall::ordered) is only ever cut the first way, with shorter pieces
-// if need be, so that every output is folded strictly in order (the cpu bits).
+// A non-reorderable op (ReduceCall::ordered) is only ever cut the first way, into as few as two
+// pieces if need be, so that every output is folded strictly in order (the cpu bits).
 #include "reduce_split.hpp"
 
 #include <cstdlib>
@@ -181,13 +181,14 @@ void run_reduce_split(const ReduceCall& c, const Executor& ex) {
     if (shape[k] / min_piece >= kMinOutputPieces) return split_outputs(c, ex, k, min_piece);
   }
   // A non-reorderable op folds each output strictly in order: never split one output's fold.
-  // Rather than run serially, split over the outputs in shorter contiguous pieces.
+  // Rather than run serially, split over the outputs into fewer pieces (as long as they are as
+  // contiguous as above: shorter ones measured slower than serial).
   if (c.ordered) {
     unit = n;
     for (int k = 0; k < nd; ++k) {
       unit /= shape[k];
       if (reduced[k]) continue;
-      const std::int64_t min_piece = k == 0 ? 1 : ceil_div(kOrderedContiguous, unit);
+      const std::int64_t min_piece = k == 0 ? 1 : ceil_div(kContiguous, unit);
       if (shape[k] / min_piece >= 2) return split_outputs(c, ex, k, min_piece);
     }
     return run_reduce_range(c, 0, n);
