@@ -40,6 +40,9 @@ inline constexpr std::int64_t kMinScanLines = 16;
 // longer lines), so that the blocks, hence the bits, depend on the line's length alone.
 inline constexpr std::int64_t kScanBlock = 64 * 1024;
 inline constexpr std::int64_t kMaxScanBlocks = 1024;
+// Blocks run in rounds of about this many bytes of input (at least a block per thread), both
+// passes of a round before the next, so that the second pass finds the input in cache.
+inline constexpr std::int64_t kScanRoundBytes = 16 << 20;
 
 // ufunc.at's ordered path: updates are sorted into at most kAtBuckets buckets of whole index
 // ranges (2^s rows each; about kAtBucketsPerThread per thread), kAtBatch updates at a time (bounds

@@ -5,9 +5,11 @@
 //    folds every block but the last (pairwise, the loop's fold), the block totals are scanned in
 //    order into each block's carry, and pass 2 scans every block from its carry. Not the cpu's
 //    bits (the association differs), but the same bits on every run with any thread count, and
-//    an error no larger than the serial scan's.
+//    an error no larger than the serial scan's. The blocks run in rounds that fit in cache, so
+//    that pass 2 rereads the input from cache.
 #include "scan_split.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -53,31 +55,46 @@ void blocked_scan(const ScanCall& c, const Executor& ex, std::int64_t lines, con
   auto at = [&](std::vector<unsigned char>& v, std::int64_t line, std::int64_t b) {
     return reinterpret_cast<char*>(v.data() + (line * nb + b) * isz);
   };
-  // Pass 1: the fold of every block but each line's last (its total is no one's carry).
-  ex.run(lines * (nb - 1), [&](std::int64_t t) {
-    const std::int64_t line = t / (nb - 1), b = t % (nb - 1);
-    char* out;
-    const char* x;
-    line_start(c, line, out, x);
-    const char* xb = x + blocks.begin(b) * c.x_step;
-    char* acc = at(totals, line, b);
-    std::memcpy(acc, xb, isz);
-    l.fold(acc, xb + c.x_step, blocks.end(b) - blocks.begin(b) - 1, c.x_step, l.data);
-  });
-  // The carries, in a fixed order: carry[b] = total[0] op ... op total[b-1] (the loop's scan).
-  for (std::int64_t line = 0; line < lines; ++line) {
-    l.scan(at(carry, line, 1), at(totals, line, 0), nb - 1, isz, isz, nullptr, l.data);
+  // Rounds of `per` blocks of every line, one after the other: pass 1 of a round, its carries,
+  // pass 2 of the round, so that pass 2 finds the round's input still in cache (reading it from
+  // memory once rather than twice). Rounds change when things run, not what is computed.
+  const std::int64_t block_bytes = blocks.size * std::abs(c.x_step) * lines;
+  const std::int64_t per = std::max(ceil_div(ex.threads(), lines),
+                                    std::max<std::int64_t>(kScanRoundBytes / block_bytes, 1));
+  for (std::int64_t b0 = 0; b0 < nb; b0 += per) {
+    const std::int64_t b1 = std::min(nb, b0 + per);
+    // Pass 1: the fold of every block of the round but each line's last (no one's carry).
+    const std::int64_t e1 = std::min(b1, nb - 1), nfold = std::max<std::int64_t>(e1 - b0, 0);
+    ex.run(lines * nfold, [&](std::int64_t t) {
+      const std::int64_t line = t / nfold, b = b0 + t % nfold;
+      char* out;
+      const char* x;
+      line_start(c, line, out, x);
+      const char* xb = x + blocks.begin(b) * c.x_step;
+      char* acc = at(totals, line, b);
+      std::memcpy(acc, xb, isz);
+      l.fold(acc, xb + c.x_step, blocks.end(b) - blocks.begin(b) - 1, c.x_step, l.data);
+    });
+    // The round's carries, in block order: carry[b] = carry[b-1] op total[b-1] (carry[1] =
+    // total[0]), continuing the previous round's with the loop's scan.
+    const std::int64_t first = std::max<std::int64_t>(b0, 1);
+    if (b1 > first) {
+      for (std::int64_t line = 0; line < lines; ++line) {
+        l.scan(at(carry, line, first), at(totals, line, first - 1), b1 - first, isz, isz,
+               first >= 2 ? at(carry, line, first - 1) : nullptr, l.data);
+      }
+    }
+    // Pass 2: every block of the round scanned from its carry.
+    ex.run(lines * (b1 - b0), [&](std::int64_t t) {
+      const std::int64_t line = t / (b1 - b0), b = b0 + t % (b1 - b0);
+      char* out;
+      const char* x;
+      line_start(c, line, out, x);
+      const std::int64_t i = blocks.begin(b);
+      l.scan(out + i * c.out_step, x + i * c.x_step, blocks.end(b) - i, c.out_step, c.x_step,
+             b == 0 ? nullptr : at(carry, line, b), l.data);
+    });
   }
-  // Pass 2: every block scanned from its carry.
-  ex.run(lines * nb, [&](std::int64_t t) {
-    const std::int64_t line = t / nb, b = t % nb;
-    char* out;
-    const char* x;
-    line_start(c, line, out, x);
-    const std::int64_t i = blocks.begin(b);
-    l.scan(out + i * c.out_step, x + i * c.x_step, blocks.end(b) - i, c.out_step, c.x_step,
-           b == 0 ? nullptr : at(carry, line, b), l.data);
-  });
 }
 
 }  // namespace

@@ -53,6 +53,11 @@ TEST(Accumulate, BlockedScanOfWholeNumbersIsExact) {
   const Array rows = two.transpose().copy();  // (2, 500000), axis 1
   EXPECT_TRUE(same_bits(accumulate(rt, "t_plus", rows, "parallel", 1),
                         accumulate(rt, "t_plus", rows, "cpu", 1)));
+  // More blocks than one round (tb::kScanRoundBytes): carries continue across rounds.
+  const Array many = random_array({(1 << 23) + 3}, DType::float32, 14, -8, 8, true);
+  ASSERT_GT(many.size() * 4, 2 * tb::kScanRoundBytes);
+  EXPECT_TRUE(
+      same_bits(accumulate(rt, "t_plus", many, "parallel"), accumulate(rt, "t_plus", many, "cpu")));
 }
 
 // Integer adds wrap and are associative, and max is exact in any order: blocked scans of them
