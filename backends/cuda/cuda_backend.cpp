@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "cast.hpp"
+#include "index_range.hpp"
 #include "check.hpp"
 #include "devices.hpp"
 #include "host_copy.hpp"
@@ -70,6 +71,11 @@ class CudaBackend final : public Backend {
     select(device);
     if (!c.loop || !c.loop->device_at) missing_loop("at");
     c.loop->device_at(c, c.loop->data);
+  }
+  std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx, std::int64_t m,
+                                                    int device, void* stream) override {
+    select(device);
+    return cuda_backend::index_range(idx, m, static_cast<cudaStream_t>(stream));
   }
   void run_kernel(KernelCall& c, int device) override {
     select(device);

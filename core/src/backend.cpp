@@ -50,6 +50,11 @@ void Backend::run_at(const AtCall& call, int) {
   call.loop->device_at(call, call.loop->data);
 }
 
+std::pair<std::int64_t, std::int64_t> Backend::index_range(const std::int64_t*, std::int64_t, int,
+                                                           void*) {
+  no_device(*this, "index_range");
+}
+
 void Backend::run_kernel(KernelCall& call, int) {
   throw LaunchError("kernel '" + call.name + "': backend '" + name() + "' (target '" + target() +
                     "') cannot run custom kernels");

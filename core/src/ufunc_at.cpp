@@ -23,31 +23,42 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
                     " (NumPy: arrays used as indices must be of integer type)");
   }
   if (indices.ndim() > 1) throw ValueError(who + ": indices must be 0-d or 1-d, got " + indices.str());
-  // The indices as checked, non-negative int64 in one contiguous host array: the caller's own
-  // array when it already is one (no copy), else a converted copy.
   const std::int64_t n0 = a.shape()[0];
-  Array hidx = indices.device().is_host() ? indices : rt_->to_host(indices);
-  if (ik == Kind::unsigned_int) {  // values from 2^63 up do not fit int64: out of bounds anyway
+  auto out_of_bounds = [&](const std::string& i) {
+    return IndexError(who + ": index " + i + " is out of bounds for axis 0 with size " +
+                      std::to_string(n0));
+  };
+  // Device int64 indices of a device call stay there: the backend finds their range (16 bytes
+  // read back instead of every index copied out and in); negative ones are fixed on the host.
+  bool on_dev = t.on_device() && !indices.device().is_host() && indices.dtype() == DType::int64 &&
+                indices.is_c_contiguous() && indices.buffer() != a.buffer();
+  if (on_dev) {
+    const auto [lo, hi] = t.backend->index_range(
+        reinterpret_cast<const std::int64_t*>(indices.data()), indices.size(), t.device,
+        t.stream.native());
+    if (indices.size() > 0 && lo < -n0) throw out_of_bounds(std::to_string(lo));
+    if (indices.size() > 0 && hi >= n0) throw out_of_bounds(std::to_string(hi));
+    on_dev = lo >= 0;
+  }
+  // Otherwise the indices as checked, non-negative int64 in one contiguous host array: the
+  // caller's own array when it already is one (no copy), else a converted copy.
+  Array hidx = on_dev ? indices : indices.device().is_host() ? indices : rt_->to_host(indices);
+  if (!on_dev && ik == Kind::unsigned_int) {  // from 2^63 up they do not fit int64: out of bounds
     for (std::uint64_t u : hidx.to_vector<std::uint64_t>()) {
-      if (u > static_cast<std::uint64_t>(INT64_MAX)) {
-        throw IndexError(who + ": index " + std::to_string(u) +
-                         " is out of bounds for axis 0 with size " + std::to_string(a.shape()[0]));
-      }
+      if (u > static_cast<std::uint64_t>(INT64_MAX)) throw out_of_bounds(std::to_string(u));
     }
   }
-  if (hidx.dtype() != DType::int64 || !hidx.is_c_contiguous() || hidx.buffer() == a.buffer()) {
+  if (!on_dev &&
+      (hidx.dtype() != DType::int64 || !hidx.is_c_contiguous() || hidx.buffer() == a.buffer())) {
     hidx = hidx.astype(DType::int64);  // a copy: also when the updates could change the indices
   }
   bool negative = false;
-  {
+  if (!on_dev) {
     const auto* p = reinterpret_cast<const std::int64_t*>(hidx.data());
     for (std::int64_t j = 0, m = hidx.size(); j < m; ++j) {
       const std::int64_t i = p[j];
       negative = negative || i < 0;
-      if (i < -n0 || i >= n0) {
-        throw IndexError(who + ": index " + std::to_string(i) +
-                         " is out of bounds for axis 0 with size " + std::to_string(n0));
-      }
+      if (i < -n0 || i >= n0) throw out_of_bounds(std::to_string(i));
     }
   }
   if (negative) {
@@ -116,16 +127,22 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     Shape full = rest;
     full.insert(full.begin(), one ? 1 : m);
     const Array bh = (bb.device().is_host() ? bb : t.rt->to_host(bb)).astype(dt).reshape(full);
-    const auto* ip = reinterpret_cast<const std::int64_t*>(hidx.data());
+    const Array host_idx = on_dev ? rt_->to_host(hidx) : hidx;
+    const auto* ip = reinterpret_cast<const std::int64_t*>(host_idx.data());
     std::vector<std::int64_t> seen(static_cast<std::size_t>(n0), 0), round(m);
     std::int64_t rounds = 0;
     for (std::int64_t j = 0; j < m; ++j) rounds = std::max(rounds, (round[j] = seen[ip[j]]++) + 1);
     const std::size_t row = static_cast<std::size_t>(shape_size(rest)) * itemsize(dt);
+    // The updates grouped by round with one counting sort (in order within a round).
+    std::vector<std::int64_t> start(static_cast<std::size_t>(rounds) + 1, 0), order(m);
+    for (std::int64_t j = 0; j < m; ++j) ++start[round[j] + 1];
+    for (std::int64_t r = 0; r < rounds; ++r) start[r + 1] += start[r];
+    {
+      std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
+      for (std::int64_t j = 0; j < m; ++j) order[fill[round[j]]++] = j;
+    }
     for (std::int64_t r = 0; r < rounds; ++r) {
-      std::vector<std::int64_t> js;
-      for (std::int64_t j = 0; j < m; ++j) {
-        if (round[j] == r) js.push_back(j);
-      }
+      const std::vector<std::int64_t> js(order.begin() + start[r], order.begin() + start[r + 1]);
       const auto k = static_cast<std::int64_t>(js.size());
       Array idx = empty({k}, DType::int64);
       Shape bs = rest;

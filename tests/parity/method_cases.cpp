@@ -36,7 +36,13 @@ struct MethodCase {
   DType t;
   // Results must equal cpu's bits (integers, or an op folded strictly in order, or a host target
   // for elementwise-defined methods).
-  bool exact() const { return !is_float(t) || !c.op->reorderable; }
+  bool exact() const { return !is_float(t) || (!c.op->reorderable && (c.host || rounded())); }
+  // A correctly rounded op (+, -, *, /) gives the same bits on every target; sin*exp differs by
+  // an ulp or two between the GPU's and the host's maths, and a long fold of it amplifies that.
+  bool rounded() const { return ulp_bound(c.name(), t) <= 0.5; }
+  // Folds along a line can be compared with cpu's (not so for a device fold of a not correctly
+  // rounded op that is not reorderable: the difference grows without bound along the line).
+  bool foldable() const { return !is_float(t) || c.host || c.op->reorderable || rounded(); }
   // A reference can be computed element by element: integers exactly, ordered float ops with
   // one rounding per step.
   // one rounding per step (correctly rounded ops only: the error of sin*exp compounds in a fold).
@@ -45,7 +51,7 @@ struct MethodCase {
   }
 
   void compare(const std::string& sc, const Array& got, const Array& cpu, bool bitwise) {
-    if (!c.vs_cpu()) return;
+    if (!c.vs_cpu() || (sc != "outer" && sc != "at" && !foldable())) return;
     if (bitwise) {
       c.check->same_bits(got, cpu, sc, "vs cpu");
       return;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "loom/exec.hpp"
 #include "loom/kernel.hpp"
@@ -52,6 +53,11 @@ class Backend {
   // device backends call the loop's device_scan / device_at.
   virtual void run_scan(const ScanCall& call, int device);
   virtual void run_at(const AtCall& call, int device);
+  // The smallest and largest of m int64 indices in device memory (ufunc.at checks device indices
+  // there instead of copying them to the host); {0, -1} when m is 0. Device backends only.
+  virtual std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx,
+                                                            std::int64_t m, int device,
+                                                            void* stream);
   // A custom kernel's grid. Host backends run call.impl->host over ranges of blocks (the core
   // has fixed the configuration); a device backend calls call.impl->device, which may fill in an
   // automatic configuration. The default throws LaunchError naming the backend.
