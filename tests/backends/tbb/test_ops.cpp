@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include "loom/def/gufunc.hpp"
 #include "loom/def/reduce.hpp"
@@ -11,18 +12,31 @@
 
 namespace {
 
+// Integers wrap modulo 2^bits as NumPy's loops do (the tests' integer sums overflow on purpose;
+// signed overflow itself would be undefined, and UBSan stops on it).
+template <class T>
+using wrap_t = std::make_unsigned_t<T>;
+
 struct Add {
   static constexpr bool vectorize = true;
   template <class T>
   T operator()(T a, T b) const {
-    return a + b;
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
+    } else {
+      return a + b;
+    }
   }
 };
 
 struct Sub {
   template <class T>
   T operator()(T a, T b) const {
-    return a - b;
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b));
+    } else {
+      return a - b;
+    }
   }
 };
 
