@@ -93,7 +93,7 @@ __device__ To float_to_int(double v) {
   v = trunc(v);
   constexpr double kTwo63 = 9223372036854775808.0;
   if (static_cast<To>(-1) < To{0} || v < 0) {
-    const long long i = v >= kTwo63 ? 0x7fffffffffffffffLL
+    const long long i = v >= kTwo63   ? 0x7fffffffffffffffLL
                         : v < -kTwo63 ? static_cast<long long>(0x8000000000000000ULL)
                                       : static_cast<long long>(v);
     return static_cast<To>(i);
@@ -106,18 +106,49 @@ __device__ To float_to_int(double v) {
 __device__ Val load(DType t, const char* p, bool al) {
   Val v{Val::sint, 0, 0, 0.0, 0.0};
   switch (t) {
-    case DType::bool_: v.i = *reinterpret_cast<const unsigned char*>(p) != 0; break;
-    case DType::int8: v.i = ld<signed char>(p, al); break;
-    case DType::int16: v.i = ld<short>(p, al); break;
-    case DType::int32: v.i = ld<int>(p, al); break;
-    case DType::int64: v.i = ld<long long>(p, al); break;
-    case DType::uint8: v.kind = Val::uint; v.u = ld<unsigned char>(p, al); break;
-    case DType::uint16: v.kind = Val::uint; v.u = ld<unsigned short>(p, al); break;
-    case DType::uint32: v.kind = Val::uint; v.u = ld<unsigned>(p, al); break;
-    case DType::uint64: v.kind = Val::uint; v.u = ld<unsigned long long>(p, al); break;
-    case DType::float16: v.kind = Val::real; v.re = half_to_float(ld<unsigned short>(p, al)); break;
-    case DType::float32: v.kind = Val::real; v.re = ld<float>(p, al); break;
-    case DType::float64: v.kind = Val::real; v.re = ld<double>(p, al); break;
+    case DType::bool_:
+      v.i = *reinterpret_cast<const unsigned char*>(p) != 0;
+      break;
+    case DType::int8:
+      v.i = ld<signed char>(p, al);
+      break;
+    case DType::int16:
+      v.i = ld<short>(p, al);
+      break;
+    case DType::int32:
+      v.i = ld<int>(p, al);
+      break;
+    case DType::int64:
+      v.i = ld<long long>(p, al);
+      break;
+    case DType::uint8:
+      v.kind = Val::uint;
+      v.u = ld<unsigned char>(p, al);
+      break;
+    case DType::uint16:
+      v.kind = Val::uint;
+      v.u = ld<unsigned short>(p, al);
+      break;
+    case DType::uint32:
+      v.kind = Val::uint;
+      v.u = ld<unsigned>(p, al);
+      break;
+    case DType::uint64:
+      v.kind = Val::uint;
+      v.u = ld<unsigned long long>(p, al);
+      break;
+    case DType::float16:
+      v.kind = Val::real;
+      v.re = half_to_float(ld<unsigned short>(p, al));
+      break;
+    case DType::float32:
+      v.kind = Val::real;
+      v.re = ld<float>(p, al);
+      break;
+    case DType::float64:
+      v.kind = Val::real;
+      v.re = ld<double>(p, al);
+      break;
     case DType::complex64:
       v.kind = Val::cplx;
       v.re = ld<float>(p, al);
@@ -135,48 +166,79 @@ __device__ Val load(DType t, const char* p, bool al) {
 template <class To>
 __device__ To to_int(const Val& v) {
   switch (v.kind) {
-    case Val::sint: return static_cast<To>(v.i);
-    case Val::uint: return static_cast<To>(v.u);
-    default: return float_to_int<To>(v.re);
+    case Val::sint:
+      return static_cast<To>(v.i);
+    case Val::uint:
+      return static_cast<To>(v.u);
+    default:
+      return float_to_int<To>(v.re);
   }
 }
 template <class To>
 __device__ To to_float(const Val& v) {
   switch (v.kind) {
-    case Val::sint: return static_cast<To>(v.i);
-    case Val::uint: return static_cast<To>(v.u);
-    default: return static_cast<To>(v.re);
+    case Val::sint:
+      return static_cast<To>(v.i);
+    case Val::uint:
+      return static_cast<To>(v.u);
+    default:
+      return static_cast<To>(v.re);
   }
 }
 __device__ double as_double(const Val& v) {
   switch (v.kind) {
-    case Val::sint: return static_cast<double>(v.i);
-    case Val::uint: return static_cast<double>(v.u);
-    default: return v.re;
+    case Val::sint:
+      return static_cast<double>(v.i);
+    case Val::uint:
+      return static_cast<double>(v.u);
+    default:
+      return v.re;
   }
 }
 
 __device__ void store(DType t, const Val& v, char* p, bool al) {
   switch (t) {
     case DType::bool_: {
-      const bool b = v.kind == Val::sint ? v.i != 0
+      const bool b = v.kind == Val::sint   ? v.i != 0
                      : v.kind == Val::uint ? v.u != 0
                      : v.kind == Val::real ? v.re != 0
                                            : (v.re != 0 || v.im != 0);
       *reinterpret_cast<unsigned char*>(p) = b ? 1 : 0;
       break;
     }
-    case DType::int8: st(p, to_int<signed char>(v), al); break;
-    case DType::int16: st(p, to_int<short>(v), al); break;
-    case DType::int32: st(p, to_int<int>(v), al); break;
-    case DType::int64: st(p, to_int<long long>(v), al); break;
-    case DType::uint8: st(p, to_int<unsigned char>(v), al); break;
-    case DType::uint16: st(p, to_int<unsigned short>(v), al); break;
-    case DType::uint32: st(p, to_int<unsigned>(v), al); break;
-    case DType::uint64: st(p, to_int<unsigned long long>(v), al); break;
-    case DType::float16: st(p, double_to_half(as_double(v)), al); break;
-    case DType::float32: st(p, to_float<float>(v), al); break;
-    case DType::float64: st(p, to_float<double>(v), al); break;
+    case DType::int8:
+      st(p, to_int<signed char>(v), al);
+      break;
+    case DType::int16:
+      st(p, to_int<short>(v), al);
+      break;
+    case DType::int32:
+      st(p, to_int<int>(v), al);
+      break;
+    case DType::int64:
+      st(p, to_int<long long>(v), al);
+      break;
+    case DType::uint8:
+      st(p, to_int<unsigned char>(v), al);
+      break;
+    case DType::uint16:
+      st(p, to_int<unsigned short>(v), al);
+      break;
+    case DType::uint32:
+      st(p, to_int<unsigned>(v), al);
+      break;
+    case DType::uint64:
+      st(p, to_int<unsigned long long>(v), al);
+      break;
+    case DType::float16:
+      st(p, double_to_half(as_double(v)), al);
+      break;
+    case DType::float32:
+      st(p, to_float<float>(v), al);
+      break;
+    case DType::float64:
+      st(p, to_float<double>(v), al);
+      break;
     case DType::complex64:
       st(p, to_float<float>(v), al);
       st(p + 4, v.kind == Val::cplx ? static_cast<float>(v.im) : 0.0f, al);
@@ -214,11 +276,21 @@ __global__ void cast_kernel(CastParams<NA> p) {
     } else if (p.raw_bytes > 0) {
       if (p.aligned) {
         switch (p.raw_bytes) {
-          case 1: *ptr[1] = *ptr[0]; break;
-          case 2: st(ptr[1], ld<unsigned short>(ptr[0], true), true); break;
-          case 4: st(ptr[1], ld<unsigned>(ptr[0], true), true); break;
-          case 8: st(ptr[1], ld<unsigned long long>(ptr[0], true), true); break;
-          default: st(ptr[1], ld<double2>(ptr[0], true), true); break;
+          case 1:
+            *ptr[1] = *ptr[0];
+            break;
+          case 2:
+            st(ptr[1], ld<unsigned short>(ptr[0], true), true);
+            break;
+          case 4:
+            st(ptr[1], ld<unsigned>(ptr[0], true), true);
+            break;
+          case 8:
+            st(ptr[1], ld<unsigned long long>(ptr[0], true), true);
+            break;
+          default:
+            st(ptr[1], ld<double2>(ptr[0], true), true);
+            break;
         }
       } else {
         memcpy(ptr[1], ptr[0], p.raw_bytes);
@@ -231,9 +303,12 @@ __global__ void cast_kernel(CastParams<NA> p) {
 
 std::size_t align_of(DType t) {
   switch (t) {
-    case DType::complex64: return 4;
-    case DType::complex128: return 8;
-    default: return itemsize(t);
+    case DType::complex64:
+      return 4;
+    case DType::complex128:
+      return 8;
+    default:
+      return itemsize(t);
   }
 }
 

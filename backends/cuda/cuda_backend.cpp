@@ -10,10 +10,10 @@
 #include <mutex>
 
 #include "cast.hpp"
-#include "index_range.hpp"
 #include "check.hpp"
 #include "devices.hpp"
 #include "host_copy.hpp"
+#include "index_range.hpp"
 #include "loom/plugin.hpp"
 #include "staging.hpp"
 

@@ -45,7 +45,8 @@ std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx, std::
     min_max<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(idx, m, d);
     err = cudaGetLastError();
   }
-  if (err == cudaSuccess) err = cudaMemcpyAsync(host, d, sizeof host, cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync(host, d, sizeof host, cudaMemcpyDeviceToHost, stream);
   if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
   (void)cudaFreeAsync(d, stream);
   check(err, "index range of ufunc.at's indices");

@@ -25,7 +25,8 @@ void masked_fold(const Target& t, const LoopImpl& impl, DType dt, const Array& x
   for (int k = 0; k < nd; ++k) {
     if (reduced[k]) perm.push_back(k), n *= xin.shape()[k], ++nred;
   }
-  const Array xh = (xin.device().is_host() ? xin : t.rt->to_host(xin, t.stream)).transpose(perm).copy();
+  const Array xh =
+      (xin.device().is_host() ? xin : t.rt->to_host(xin, t.stream)).transpose(perm).copy();
   const Array mh = mask.broadcast_to(xin.shape()).transpose(perm).copy();
   const Array rt_view = res.transpose(perm);  // the reduced axes (size 1) last
   std::int64_t rows = 1;

@@ -49,8 +49,8 @@ Array exact_initial(const Array& v, DType dt, const std::string& who) {
     } else if (from == Kind::signed_int) {
       const std::int64_t s = v.item<std::int64_t>();
       if (is_signed) {
-        ok = bits == 64 || (s >= -(std::int64_t{1} << (bits - 1)) &&
-                            s < (std::int64_t{1} << (bits - 1)));
+        ok = bits == 64 ||
+             (s >= -(std::int64_t{1} << (bits - 1)) && s < (std::int64_t{1} << (bits - 1)));
       } else {
         ok = s >= 0 && (bits == 64 || s < (std::int64_t{1} << bits));
       }
@@ -111,8 +111,8 @@ std::optional<DType> reduction_dtype(const OpDesc& op, DType x, std::optional<DT
   return std::nullopt;
 }
 
-const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x,
-                             std::optional<DType> want, const std::string& who) {
+const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x, std::optional<DType> want,
+                             const std::string& who) {
   // The op's T(T,T) loop for `want` exactly, else the first one `want` (or the input's dtype)
   // casts to safely; the caller casts the result back to `want`.
   const int fam = static_cast<int>(family);
@@ -128,10 +128,12 @@ const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x,
   }
   const Array probe = empty({}, want ? *want : x);
   const Array two[2] = {probe, probe};
-  const Loop& l = pick_loop(op, family, std::span<const Array>(two, op.kind == OpKind::reduce ? 1 : 2),
-                            std::nullopt, "", Casting::same_kind);
+  const Loop& l =
+      pick_loop(op, family, std::span<const Array>(two, op.kind == OpKind::reduce ? 1 : 2),
+                std::nullopt, "", Casting::same_kind);
   if (!binary(l)) {
-    throw TypeError(who + ": the loop " + l.sig.str() + " chosen for " + std::string(name(want ? *want : x)) +
+    throw TypeError(who + ": the loop " + l.sig.str() + " chosen for " +
+                    std::string(name(want ? *want : x)) +
                     " is not of the form T(T,T), so it cannot reduce; pass dtype= to pick one of " +
                     op.signatures());
   }
@@ -151,10 +153,10 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
     const Kind want = kind(*dtype), got = kind(dt);
     if (want != Kind::floating && want != Kind::complex &&
         (got == Kind::floating || got == Kind::complex)) {
-      throw TypeError(who + ": no loop for dtype=" + std::string(name(*dtype)) +
-                      " (the first loop it casts to is " + l.sig.str() +
-                      ", which computes in floating point); its signatures are: " +
-                      op.signatures());
+      throw TypeError(
+          who + ": no loop for dtype=" + std::string(name(*dtype)) +
+          " (the first loop it casts to is " + l.sig.str() +
+          ", which computes in floating point); its signatures are: " + op.signatures());
     }
     return {&l, dt, *dtype, dt != *dtype};
   }
@@ -163,9 +165,9 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
     const DType od = out->dtype();
     const Array probes[2] = {empty({}, op.kind == OpKind::reduce ? promote(od, x.dtype()) : od),
                              empty({}, x.dtype())};
-    const Loop& l = pick_loop(op, family,
-                              std::span<const Array>(probes, op.kind == OpKind::reduce ? 1 : 2),
-                              std::nullopt, "", Casting::same_kind);
+    const Loop& l =
+        pick_loop(op, family, std::span<const Array>(probes, op.kind == OpKind::reduce ? 1 : 2),
+                  std::nullopt, "", Casting::same_kind);
     const Loop& r = pick_reduce_loop(op, family, x.dtype(), l.sig.outputs[0], who);
     return {&r, r.sig.outputs[0], od, false};
   }
@@ -185,8 +187,8 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   SmallVec<const Array*, 4> all{&x};
   if (o.out) all.push_back(&*o.out);
   if (o.where) all.push_back(&*o.where);
-  const Target t =
-      pick_target(rt, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
+  const Target t = pick_target(rt, o.target, op,
+                               std::span<const Array* const>(all.data(), all.size()), o.stream);
   const ReduceTypes types = resolve_reduction(op, t.family, x, o.dtype, o.out, who);
   const Loop& loop = *types.loop;
   const DType dt = types.dt, want = types.want;
@@ -198,8 +200,8 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   if (!o.axis.given() ? default_all : o.axis.all()) {
     std::fill(reduced.begin(), reduced.end(), true);
     naxes = nd;
-  } else if (nd == 0 && (!o.axis.given() || (o.axis.single() && (o.axis.list()[0] == 0 ||
-                                                                     o.axis.list()[0] == -1)))) {
+  } else if (nd == 0 && (!o.axis.given() ||
+                         (o.axis.single() && (o.axis.list()[0] == 0 || o.axis.list()[0] == -1)))) {
     // NumPy takes an int axis 0 or -1 of a 0-d array (ufunc.reduce's default) as reducing
     // nothing; a tuple (0,) is out of bounds there.
   } else {
@@ -274,8 +276,8 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
     // No value stands in for a masked-out element: fold the selected ones of each output.
     Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
     t.copy(*start, res);
-    masked_fold(t, impl, dt, xin, mask->device().is_host() ? *mask : t.rt->to_host(*mask),
-                reduced, op.reorderable, res);
+    masked_fold(t, impl, dt, xin, mask->device().is_host() ? *mask : t.rt->to_host(*mask), reduced,
+                op.reorderable, res);
     return finish_reduction(t, res.reshape(final_shape), want, o.out);
   }
   if (mask) {

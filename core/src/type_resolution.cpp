@@ -14,11 +14,15 @@ namespace {
 bool weak_fits(DType scalar, DType loop) {
   const Kind s = kind(scalar), l = kind(loop);
   switch (s) {
-    case Kind::boolean: return true;
+    case Kind::boolean:
+      return true;
     case Kind::signed_int:
-    case Kind::unsigned_int: return l != Kind::boolean;
-    case Kind::floating: return l == Kind::floating || l == Kind::complex;
-    case Kind::complex: return l == Kind::complex;
+    case Kind::unsigned_int:
+      return l != Kind::boolean;
+    case Kind::floating:
+      return l == Kind::floating || l == Kind::complex;
+    case Kind::complex:
+      return l == Kind::complex;
   }
   return false;
 }
@@ -29,8 +33,8 @@ bool weak_fits(DType scalar, DType loop) {
 // a cache entry (both found by tests/fuzz/fuzz_resolve).
 std::uint64_t plain_key(const ResolveRequest& r) {
   if (r.dtype || !r.signature.empty() || r.inputs.size() > 11) return 0;
-  std::uint64_t k = 1 + static_cast<std::uint64_t>(r.family) * 2 +
-                    static_cast<std::uint64_t>(r.casting) * 4;
+  std::uint64_t k =
+      1 + static_cast<std::uint64_t>(r.family) * 2 + static_cast<std::uint64_t>(r.casting) * 4;
   for (std::size_t i = 0; i < r.inputs.size(); ++i) {
     const std::uint64_t v = 1 + static_cast<std::uint64_t>(r.inputs[i]) * 2 + (r.weak[i] ? 1 : 0);
     k |= v << (5 + 5 * i);
@@ -52,11 +56,15 @@ std::string key_of(const ResolveRequest& r) {
 
 int kind_rank(DType t) {  // bool < integers < floating < complex
   switch (kind(t)) {
-    case Kind::boolean: return 0;
+    case Kind::boolean:
+      return 0;
     case Kind::signed_int:
-    case Kind::unsigned_int: return 1;
-    case Kind::floating: return 2;
-    case Kind::complex: return 3;
+    case Kind::unsigned_int:
+      return 1;
+    case Kind::floating:
+      return 2;
+    case Kind::complex:
+      return 3;
   }
   return 0;
 }
@@ -116,8 +124,7 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   // (dtype= or signature=) takes them under the call's casting rule, so that casting='unsafe'
   // casts them to the loop's types (np.power(1.5, 2.8, dtype=np.int64, casting='unsafe') == 1).
   const bool forced = r.dtype.has_value() || exact.has_value();
-  const Casting in_cast =
-      forced || r.casting < Casting::safe ? r.casting : Casting::safe;
+  const Casting in_cast = forced || r.casting < Casting::safe ? r.casting : Casting::safe;
   int found = -1;
   for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
     const Loop& l = op.loops[li];
@@ -127,7 +134,8 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
     bool ok = l.sig.inputs.size() == r.inputs.size() && r.inputs.size() <= kMaxIn;
     for (std::size_t i = 0; ok && i < r.inputs.size(); ++i) {
       if (exact) break;  // an explicit signature casts the inputs as asked (checked below)
-      ok = weak[i] ? weak_fits(in[i], l.sig.inputs[i]) || (forced && can_cast(in[i], l.sig.inputs[i], in_cast))
+      ok = weak[i] ? weak_fits(in[i], l.sig.inputs[i]) ||
+                         (forced && can_cast(in[i], l.sig.inputs[i], in_cast))
                    : can_cast(in[i], l.sig.inputs[i], in_cast);
     }
     for (std::size_t i = 0; ok && exact && i < r.inputs.size(); ++i) {
@@ -136,8 +144,9 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
     if (ok) found = li;
   }
   if (found < 0) {
-    std::string msg = std::string(name(op.kind)) + " '" + op.name + "' has no loop for input dtypes " +
-                      inputs_str(r.inputs) + " with casting '" + std::string(name(in_cast)) + "'";
+    std::string msg = std::string(name(op.kind)) + " '" + op.name +
+                      "' has no loop for input dtypes " + inputs_str(r.inputs) + " with casting '" +
+                      std::string(name(in_cast)) + "'";
     if (r.dtype) msg += " and output dtype " + std::string(name(*r.dtype));
     if (exact) msg += " matching signature " + exact->str();
     msg += "; its signatures are: " + op.signatures();

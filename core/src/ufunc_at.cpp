@@ -22,7 +22,8 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
                     std::string(name(indices.dtype())) +
                     " (NumPy: arrays used as indices must be of integer type)");
   }
-  if (indices.ndim() > 1) throw ValueError(who + ": indices must be 0-d or 1-d, got " + indices.str());
+  if (indices.ndim() > 1)
+    throw ValueError(who + ": indices must be 0-d or 1-d, got " + indices.str());
   const std::int64_t n0 = a.shape()[0];
   auto out_of_bounds = [&](const std::string& i) {
     return IndexError(who + ": index " + i + " is out of bounds for axis 0 with size " +
@@ -33,9 +34,9 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   bool on_dev = t.on_device() && !indices.device().is_host() && indices.dtype() == DType::int64 &&
                 indices.is_c_contiguous() && indices.buffer() != a.buffer();
   if (on_dev) {
-    const auto [lo, hi] = t.backend->index_range(
-        reinterpret_cast<const std::int64_t*>(indices.data()), indices.size(), t.device,
-        t.stream.native());
+    const auto [lo, hi] =
+        t.backend->index_range(reinterpret_cast<const std::int64_t*>(indices.data()),
+                               indices.size(), t.device, t.stream.native());
     if (indices.size() > 0 && lo < -n0) throw out_of_bounds(std::to_string(lo));
     if (indices.size() > 0 && hi >= n0) throw out_of_bounds(std::to_string(hi));
     on_dev = lo >= 0;
@@ -79,8 +80,8 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   }
   // NumPy resolves the loop from a's and b's dtypes and casts each update's result back into a.
   const Array probes[2] = {empty({}, a.dtype()), b.weak() ? b : empty({}, b.dtype())};
-  const DType resolved = detail::pick_loop(op, t.family, probes, std::nullopt, "", Casting::same_kind)
-                             .sig.outputs[0];
+  const DType resolved =
+      detail::pick_loop(op, t.family, probes, std::nullopt, "", Casting::same_kind).sig.outputs[0];
   const Loop& loop = detail::pick_reduce_loop(op, t.family, a.dtype(), resolved, who);
   const DType dt = loop.sig.outputs[0];
   const bool one = indices.ndim() == 0;  // a 0-d index: one update with b of a's trailing shape

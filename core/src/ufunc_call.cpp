@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "call_common.hpp"
-#include "methods_common.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
+#include "methods_common.hpp"
 
 namespace loom {
 

@@ -66,7 +66,8 @@ Array alloc_in_call(const Target& t, const Shape& shape, DType dt) {
 }
 
 // Indices as host int64 (integer arrays only, as NumPy's 'safe' cast to intp).
-std::vector<std::int64_t> host_indices(const Runtime& rt, const Array& idx, const std::string& who) {
+std::vector<std::int64_t> host_indices(const Runtime& rt, const Array& idx,
+                                       const std::string& who) {
   const Kind k = kind(idx.dtype());
   if (k != Kind::signed_int && k != Kind::unsigned_int) {
     throw TypeError(who + ": indices must be an integer array, got " +

@@ -1,7 +1,7 @@
 // The math plugin's operation table: one line an op, signatures from least to most inclusive
-// (int32, int64, uint64, float32, float64), the first one every input casts to safely wins. math.cpp
-// includes it after the host def headers, a math.cu after the CUDA ones: this file includes no def
-// header and uses whichever loom::def::ufunc / reduce / gufunc / outs is in scope.
+// (int32, int64, uint64, float32, float64), the first one every input casts to safely wins.
+// math.cpp includes it after the host def headers, a math.cu after the CUDA ones: this file
+// includes no def header and uses whichever loom::def::ufunc / reduce / gufunc / outs is in scope.
 #pragma once
 #include <cstdint>
 #include <optional>

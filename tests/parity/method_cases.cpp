@@ -95,11 +95,12 @@ void reduce_and_accumulate(MethodCase& m, const std::string& name, const Array& 
     const Array got = m.uf.reduce(x, {.target = c.target, .axis = axis, .dtype = m.t});
     const Array again = m.uf.reduce(x, {.target = c.target, .axis = axis, .dtype = m.t});
     c.check->same_bits(got, again, sc, "second run (determinism)");
-    if (c.vs_cpu()) m.compare(sc, got, m.uf.reduce(x, {.target = "cpu", .axis = axis, .dtype = m.t}), m.exact());
+    if (c.vs_cpu())
+      m.compare(sc, got, m.uf.reduce(x, {.target = "cpu", .axis = axis, .dtype = m.t}), m.exact());
     const Array acc = m.uf.accumulate(x, {.target = c.target, .axis = axis, .dtype = m.t});
     if (c.vs_cpu()) {
-      m.compare(sc + "_accumulate", acc, m.uf.accumulate(x, {.target = "cpu", .axis = axis, .dtype = m.t}),
-                m.exact());
+      m.compare(sc + "_accumulate", acc,
+                m.uf.accumulate(x, {.target = "cpu", .axis = axis, .dtype = m.t}), m.exact());
     }
     if (!m.referenced()) continue;
     // NumPy: reduce is the left fold along the axis; accumulate keeps every partial fold.
@@ -122,8 +123,8 @@ void reduce_and_accumulate(MethodCase& m, const std::string& name, const Array& 
   const Array idx = loom::array<std::int64_t>({0, 4, 2, 5});
   const Array ra = m.uf.reduceat(x, idx, {.target = c.target, .axis = 1, .dtype = m.t});
   if (c.vs_cpu()) {
-    m.compare(name + "_reduceat", ra, m.uf.reduceat(x, idx, {.target = "cpu", .axis = 1, .dtype = m.t}),
-              m.exact());
+    m.compare(name + "_reduceat", ra,
+              m.uf.reduceat(x, idx, {.target = "cpu", .axis = 1, .dtype = m.t}), m.exact());
   }
   if (m.referenced()) {
     const std::int64_t seg[4][2] = {{0, 4}, {4, 5}, {2, 5}, {5, cols}};
@@ -147,7 +148,8 @@ void outer_and_at(MethodCase& m, Rng& rng, const Domain& d0, const Domain& d1) {
   const Array o = m.uf.outer(a, b, {.target = c.target});
   c.check->expect(o.shape() == Shape{7, 5}, "outer: shape " + loom::shape_str(o.shape()));
   // outer is the elementwise op over every pair: the same bits as the call on host targets.
-  if (c.vs_cpu()) m.compare("outer", o, m.uf.outer(a, b, {.target = "cpu"}), c.host || !is_float(m.t));
+  if (c.vs_cpu())
+    m.compare("outer", o, m.uf.outer(a, b, {.target = "cpu"}), c.host || !is_float(m.t));
   if (m.ref) {
     const auto av = values(a), bv = values(b);
     std::vector<long double> want;

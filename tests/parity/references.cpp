@@ -209,7 +209,9 @@ std::vector<IntEdge> int_edges(const std::string& op, int bits, bool is_unsigned
     if (bits != 64) return {};
     const std::int64_t max = -1, top = std::numeric_limits<std::int64_t>::min();  // 2^63
     if (op == "add") return {{{max, 1}, {0}}, {{max, max}, {-2}}, {{top, top}, {0}}};
-    if (op == "subtract") return {{{0, 1}, {max}}, {{1, max}, {2}}, {{top, 1}, {std::numeric_limits<std::int64_t>::max()}}};
+    if (op == "subtract")
+      return {
+          {{0, 1}, {max}}, {{1, max}, {2}}, {{top, 1}, {std::numeric_limits<std::int64_t>::max()}}};
     if (op == "multiply") return {{{max, 2}, {-2}}, {{top, 2}, {0}}, {{max, max}, {1}}};
     if (op == "maximum") return {{{0, max}, {max}}, {{top, 1}, {top}}};
     if (op == "minimum") return {{{0, max}, {0}}, {{top, max}, {top}}};

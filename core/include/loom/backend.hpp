@@ -55,9 +55,8 @@ class Backend {
   virtual void run_at(const AtCall& call, int device);
   // The smallest and largest of m int64 indices in device memory (ufunc.at checks device indices
   // there instead of copying them to the host); {0, -1} when m is 0. Device backends only.
-  virtual std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx,
-                                                            std::int64_t m, int device,
-                                                            void* stream);
+  virtual std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx, std::int64_t m,
+                                                            int device, void* stream);
   // A custom kernel's grid. Host backends run call.impl->host over ranges of blocks (the core
   // has fixed the configuration); a device backend calls call.impl->device, which may fill in an
   // automatic configuration. The default throws LaunchError naming the backend.

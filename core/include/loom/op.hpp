@@ -68,7 +68,7 @@ struct LoopImpl {
   DeviceReduceLoop device_reduce = nullptr;  // reductions, and binary ufuncs' reduce method
   DeviceScanLoop device_scan = nullptr;      // binary ufuncs: accumulate
   DeviceAtLoop device_at = nullptr;          // binary ufuncs: at
-  const void* data = nullptr;  // the functor instance the loop calls (host memory)
+  const void* data = nullptr;                // the functor instance the loop calls (host memory)
   // Set when a plugin replaced the generic loop by a hand-written one (Registrar::replace_loop):
   // what it is, for loom-info ("cub::DeviceReduce::Sum").
   const char* hand_written = nullptr;
@@ -93,7 +93,7 @@ struct ReduceTraits {
   bool reorderable = false;
   constexpr ReduceTraits() = default;
   constexpr ReduceTraits(double id) : identity(id), reorderable(true) {}  // NOLINT: 0.0 = identity
-  constexpr ReduceTraits(std::nullopt_t) {}                              // NOLINT: no identity
+  constexpr ReduceTraits(std::nullopt_t) {}                               // NOLINT: no identity
   constexpr ReduceTraits(std::optional<double> id, bool r) : identity(id), reorderable(r) {}
 };
 
@@ -103,7 +103,7 @@ struct OpDesc {
   OpKind kind = OpKind::ufunc;
   int nin = 0;
   int nout = 0;
-  std::optional<Layout> layout;    // gufunc only
+  std::optional<Layout> layout;  // gufunc only
   // Reductions and binary ufuncs: value for empty input (none for max/min), and whether the
   // op may be reordered (ReduceTraits).
   std::optional<double> identity;

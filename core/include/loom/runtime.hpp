@@ -45,7 +45,7 @@ class Axes {
  public:
   Axes() = default;
   Axes(int axis) : given_(true), single_(true), list_{axis} {}           // NOLINT: axis=1
-  Axes(std::initializer_list<int> axes) : given_(true), list_(axes) {}  // NOLINT: axis={0,2}
+  Axes(std::initializer_list<int> axes) : given_(true), list_(axes) {}   // NOLINT: axis={0,2}
   Axes(std::vector<int> axes) : given_(true), list_(std::move(axes)) {}  // NOLINT
   static Axes every() {
     Axes a;
@@ -53,8 +53,8 @@ class Axes {
     return a;
   }
   bool given() const { return given_; }
-  bool all() const { return all_; }                        // axis=None
-  bool single() const { return single_; }                  // an int (axis=1), not a list
+  bool all() const { return all_; }                       // axis=None
+  bool single() const { return single_; }                 // an int (axis=1), not a list
   const std::vector<int>& list() const { return list_; }  // empty and given: axis=()
 
  private:

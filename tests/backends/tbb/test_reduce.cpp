@@ -11,7 +11,6 @@ namespace {
 // These tests write "every axis" as an empty list (loom::Axes() is "not given": every axis).
 loom::Axes axes_of(const std::vector<int>& v) { return v.empty() ? loom::Axes() : loom::Axes(v); }
 
-
 using loom::Array;
 using loom::DType;
 using loom::ReduceOptions;

@@ -94,7 +94,8 @@ void register_ops(loom::Registrar& r) {
   def::ufunc<DivMod, outs<float, float>(float, float), outs<double, double>(double, double)>(
       r, "t_divmod", "floor(a / b), a - floor(a / b) * b");
   def::reduce<Add, float(float, float), double(double, double)>(r, "t_sum", 0.0, "sum");
-  def::reduce<Max, float(float, float), double(double, double)>(r, "t_max", def::reorderable, "max");
+  def::reduce<Max, float(float, float), double(double, double)>(r, "t_max", def::reorderable,
+                                                                "max");
   def::gufunc<Dot, float(float, float), double(double, double)>(r, "t_dot", "(n),(n)->()", "");
   def::gufunc<MatMul, float(float, float), double(double, double)>(r, "t_matmul",
                                                                    "(m,n),(n,p)->(m,p)", "");

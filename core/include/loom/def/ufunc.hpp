@@ -18,7 +18,7 @@ namespace loom::def {
 namespace detail {
 
 template <class F, class R, class... A>
-constexpr bool use_simd = simd_functor<F> && simd_type<R> && (std::is_same_v<R, A> && ...);
+constexpr bool use_simd = simd_functor<F>&& simd_type<R> && (std::is_same_v<R, A> && ...);
 
 // out[i] = f(in[i]...) for contiguous operands.
 template <class F, class R, class... A, std::size_t... I>
@@ -58,10 +58,13 @@ void strided(const F& f, char** args, std::int64_t n, const std::int64_t* steps,
     for (int a = 0; a <= nin; ++a) bufp[a] = reinterpret_cast<char*>(buf[a]);
     for (std::int64_t base = 0; base < n; base += kChunk) {
       const std::int64_t m = std::min(kChunk, n - base);
-      ((void)[&] {
-        const char* p = args[I] + base * steps[I];
-        for (std::int64_t i = 0; i < m; ++i) std::memcpy(&buf[I][i], p + i * steps[I], sizeof(R));
-      }(), ...);
+      (
+          (void)[&] {
+            const char* p = args[I] + base * steps[I];
+            for (std::int64_t i = 0; i < m; ++i)
+              std::memcpy(&buf[I][i], p + i * steps[I], sizeof(R));
+          }(),
+          ...);
       contiguous<F, R, A...>(f, bufp, m, seq);
       char* o = args[nin] + base * steps[nin];
       for (std::int64_t i = 0; i < m; ++i) std::memcpy(o + i * steps[nin], &buf[nin][i], sizeof(R));
@@ -132,14 +135,14 @@ const F* instance() {
 // methods; declaring nothing means no identity and strictly ordered folds.
 template <class F, class... Sigs>
 void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits = {}) {
-  reg.add(ufunc_desc<Sigs...>(
-      std::move(name), std::move(doc), traits, [traits](LoopImpl* impl, auto sig) {
-        using S = typename decltype(sig)::type;
-        auto& host = impl[static_cast<int>(Family::host)];
-        host.host = detail::loop_of<F, S>::value;
-        host.data = detail::instance<F>();
-        detail::set_methods<F, S>(host, traits.reorderable);
-      }));
+  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), traits,
+                              [traits](LoopImpl* impl, auto sig) {
+                                using S = typename decltype(sig)::type;
+                                auto& host = impl[static_cast<int>(Family::host)];
+                                host.host = detail::loop_of<F, S>::value;
+                                host.data = detail::instance<F>();
+                                detail::set_methods<F, S>(host, traits.reorderable);
+                              }));
 }
 
 }  // namespace loom::def
