@@ -40,15 +40,6 @@ namespace loom::def::cu {
 template <class F>
 struct device_add : std::false_type {};
 
-template <class Sig>
-struct binary_of {
-  using type = void;  // not T(T,T): no methods
-};
-template <class T>
-struct binary_of<T(T, T)> {
-  using type = T;
-};
-
 template <class T>
 __device__ __forceinline__ T load_as(const char* p) {
   return *reinterpret_cast<const T*>(p);
@@ -655,7 +646,7 @@ void at_launch(const AtCall& c, const void* data) {
 // non-reorderable op instantiates no tree, CUB scan or atomic kernel.
 template <class F, class S>
 void set_device_methods(LoopImpl& impl, bool reorderable) {
-  using T = typename binary_of<S>::type;
+  using T = typename binary_type<S>::type;
   if constexpr (!std::is_void_v<T>) {
     if (reorderable) {
       impl.device_reduce = &red_launch<F, T>;
@@ -674,7 +665,7 @@ void set_device_methods(LoopImpl& impl, bool reorderable) {
 }
 template <class F, class S>
 void set_ordered_device_methods(LoopImpl& impl) {
-  using T = typename binary_of<S>::type;
+  using T = typename binary_type<S>::type;
   if constexpr (!std::is_void_v<T>) {
     impl.device_reduce = &red_ordered_launch<F, T>;
 

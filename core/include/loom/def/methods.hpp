@@ -150,15 +150,6 @@ void at_atomic_loop(char* a, std::int64_t a_step, const std::int64_t* idx, std::
   }
 }
 
-template <class Sig>
-struct binary_type {
-  using type = void;  // not T(T,T): no methods
-};
-template <class T>
-struct binary_type<T(T, T)> {
-  using type = T;
-};
-
 // Fills the method loops of `impl` (family host) for signature S when S is T(T,T).
 template <class F, class S>
 void set_methods(LoopImpl& impl, bool reorderable) {

@@ -32,6 +32,16 @@ struct sig_traits<outs<O...>(A...)> {
   static Signature signature() { return {{dtype_v<A>...}, {dtype_v<O>...}}; }
 };
 
+// T for a signature T(T,T), the form a reduction, accumulate or at can use; void otherwise.
+template <class Sig>
+struct binary_type {
+  using type = void;
+};
+template <class T>
+struct binary_type<T(T, T)> {
+  using type = T;
+};
+
 // A functor opts in to the SIMD path by declaring `static constexpr bool vectorize = true;`:
 // its call operator must then also compile for xsimd::batch<T> (no branches on values).
 template <class F>
