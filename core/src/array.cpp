@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "loom/shape_check.hpp"
 #include "loom/strided.hpp"
 
 namespace loom {
@@ -24,7 +25,15 @@ std::string shape_str(std::span<const std::int64_t> s) {
 
 std::int64_t shape_size(std::span<const std::int64_t> s) {
   std::int64_t n = 1;
-  for (auto d : s) n *= d;
+  bool overflow = false;
+  for (auto d : s) {
+    if (d == 0) return 0;
+    overflow = overflow || !mul_fits(n, d, n);
+  }
+  if (overflow) {
+    throw ShapeError("the size of shape " + shape_str(s) + " overflows int64 (more than " +
+                     std::to_string(INT64_MAX) + " elements)");
+  }
   return n;
 }
 
@@ -47,6 +56,15 @@ Shape broadcast_shapes(std::span<const Shape> shapes) {
         msg += shape_str(t);
       }
       throw ShapeError(msg + " (axis sizes must match or be 1)");
+    }
+  }
+  std::int64_t n = 1;  // NumPy's rule: the product of the nonzero extents fits (stride 0 or not)
+  for (const auto d : out) {
+    if (d != 0 && !mul_fits(n, d, n)) {
+      std::string msg = "broadcast dimensions too large: shapes";
+      for (const auto& t : shapes) msg += ' ' + shape_str(t);
+      throw ShapeError(msg + " broadcast to " + shape_str(out) + ", more than " +
+                       std::to_string(INT64_MAX) + " elements");
     }
   }
   return out;
@@ -75,6 +93,7 @@ Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Shape str
   if (strides_.size() != shape_.size()) {
     throw ShapeError("strides " + shape_str(strides_) + " do not match shape " + shape_str(shape_));
   }
+  check_view(*this);
 }
 
 Device Array::device() const { return buffer_ ? buffer_->device() : Device{}; }
@@ -129,7 +148,10 @@ Array Array::slice(int axis, std::int64_t start, std::int64_t stop, std::int64_t
                      std::to_string(stop) + ", step 0) of " + str() +
                      ": the step cannot be zero (use a positive or negative step)");
   }
+  // Python's PySlice_Unpack and PySlice_AdjustIndices, in an order that cannot overflow: any
+  // int64 start, stop and step clamp as x[start:stop:step] does (x[0:5:2**63-1] is [x[0]]).
   const std::int64_t n = shape_[a];
+  step = std::max(step, -INT64_MAX);  // so that -step fits
   auto clamp = [&](std::int64_t v, std::int64_t lo, std::int64_t hi) {
     if (v < 0) v += n;
     return std::clamp(v, lo, hi);
@@ -138,17 +160,19 @@ Array Array::slice(int axis, std::int64_t start, std::int64_t stop, std::int64_t
   if (step > 0) {
     start = clamp(start, 0, n);
     stop = clamp(stop, 0, n);
-    len = stop > start ? (stop - start + step - 1) / step : 0;
+    len = stop > start ? (stop - start - 1) / step + 1 : 0;
   } else {
     start = clamp(start, -1, n - 1);
     stop = clamp(stop, -1, n - 1);
-    len = start > stop ? (start - stop - step - 1) / (-step) : 0;
+    len = start > stop ? (start - stop - 1) / (-step) + 1 : 0;
   }
   Array v = *this;
   v.weak_ = false;
   if (len > 0) v.offset_ += start * strides_[a];
   v.shape_[a] = len;
-  v.strides_[a] = strides_[a] * step;
+  // With two or more elements |step| < n, so the product fits; with one or none the stride is
+  // never used and keeps the axis's own where the product would overflow.
+  if (!mul_fits(strides_[a], step, v.strides_[a])) v.strides_[a] = strides_[a];
   return v;
 }
 
@@ -198,6 +222,7 @@ Array Array::transpose(std::span<const int> axes) const {
 Array Array::reshape(Shape shape) const {
   int infer = -1;
   std::int64_t known = 1;
+  bool overflow = false;
   for (int k = 0; k < static_cast<int>(shape.size()); ++k) {
     if (shape[k] == -1) {
       if (infer >= 0) {
@@ -208,13 +233,15 @@ Array Array::reshape(Shape shape) const {
     } else if (shape[k] < 0) {
       throw ShapeError("reshape: negative dimension in " + shape_str(shape));
     } else {
-      known *= shape[k];
+      overflow = overflow || !mul_fits(known, shape[k], known);
     }
   }
-  if (infer >= 0 && known != 0) shape[infer] = size() / known;
-  if (shape_size(shape) != size()) {
-    throw ShapeError("cannot reshape " + str() + " into shape " + shape_str(shape));
-  }
+  // NumPy's _fix_unknown_dimension: an overflowing product, or a -1 beside a 0 (any size fits
+  // it), is a size mismatch: np.zeros(0).reshape(-1, 0) is refused.
+  const bool fits = !overflow && (infer >= 0 ? known != 0 && size() % known == 0 : known == size());
+  if (!fits) throw ShapeError("cannot reshape " + str() + " into shape " + shape_str(shape));
+  if (infer >= 0) shape[infer] = size() / known;
+  checked_nbytes(shape, itemsize(), "reshape");  // a 0-size array into (0, 2**62, 2**62)
   if (!is_c_contiguous()) return copy().reshape(shape);
   Array v = *this;
   v.weak_ = false;
@@ -224,6 +251,8 @@ Array Array::reshape(Shape shape) const {
 }
 
 Array Array::broadcast_to(const Shape& shape) const {
+  // Negative extents, and shapes NumPy finds too big even with stride 0 ((2**62,) of float64).
+  checked_nbytes(shape, itemsize(), "broadcast_to");
   const Shape both[] = {shape_, shape};
   if (broadcast_shapes(both) != shape) {
     throw ShapeError("cannot broadcast " + str() + " to shape " + shape_str(shape));
@@ -258,6 +287,7 @@ Array Array::as_strong() const {
 }
 
 Shape c_strides(const Shape& shape, std::size_t itemsize) {
+  checked_nbytes(shape, itemsize, "c_strides");  // then no product below overflows
   Shape s(shape.size());
   std::int64_t acc = static_cast<std::int64_t>(itemsize);
   for (int k = static_cast<int>(shape.size()) - 1; k >= 0; --k) {
@@ -267,23 +297,23 @@ Shape c_strides(const Shape& shape, std::size_t itemsize) {
   return s;
 }
 
-Array empty(Shape shape, DType dtype) {
-  for (auto d : shape) {
-    if (d < 0) throw ShapeError("negative dimension in shape " + shape_str(shape));
-  }
-  const std::size_t bytes = static_cast<std::size_t>(shape_size(shape)) * itemsize(dtype);
+// empty() with the name of the function the user called in its errors.
+static Array empty_for(const char* what, Shape shape, DType dtype) {
+  const auto bytes = static_cast<std::size_t>(checked_nbytes(shape, itemsize(dtype), what));
   Shape strides = c_strides(shape, itemsize(dtype));
   return Array(allocate_host(bytes), dtype, std::move(shape), std::move(strides));
 }
 
+Array empty(Shape shape, DType dtype) { return empty_for("empty", std::move(shape), dtype); }
+
 Array zeros(Shape shape, DType dtype) {
-  Array a = empty(std::move(shape), dtype);
+  Array a = empty_for("zeros", std::move(shape), dtype);
   std::memset(a.data(), 0, static_cast<std::size_t>(a.size()) * a.itemsize());
   return a;
 }
 
 Array full(Shape shape, double value, DType dtype) {
-  Array a = empty(std::move(shape), dtype);
+  Array a = empty_for("full", std::move(shape), dtype);
   copy_cast(Array(value).broadcast_to(a.shape()), a);
   return a;
 }
@@ -292,7 +322,7 @@ Array empty_like(const Array& a) { return empty(a.shape(), a.dtype()); }
 Array zeros_like(const Array& a) { return zeros(a.shape(), a.dtype()); }
 
 Array arange(std::int64_t stop) {
-  Array a = empty({std::max<std::int64_t>(stop, 0)}, DType::int64);
+  Array a = empty_for("arange", {std::max<std::int64_t>(stop, 0)}, DType::int64);
   auto* p = reinterpret_cast<std::int64_t*>(a.data());
   for (std::int64_t i = 0; i < stop; ++i) p[i] = i;
   return a;
@@ -300,16 +330,32 @@ Array arange(std::int64_t stop) {
 
 Array arange(double start, double stop, double step, DType dtype) {
   if (step == 0) throw ValueError("arange: step cannot be zero");
-  const auto n = static_cast<std::int64_t>(std::max(0.0, std::ceil((stop - start) / step)));
-  Array a = empty({n}, DType::float64);
+  // NumPy's _calc_length: a NaN quotient cannot be a length; one outside int64 is refused before
+  // the cast (that cast is undefined behaviour); a quotient of +0 from a nonzero distance (an
+  // infinite step, or underflow) is one element.
+  const double delta = stop - start, q = delta / step;
+  const std::string call = "arange(" + std::to_string(start) + ", " + std::to_string(stop) + ", " +
+                           std::to_string(step) + ")";
+  if (std::isnan(q)) {
+    throw ValueError("arange: cannot compute length of " + call + ": (stop - start) / step is " +
+                     std::to_string(q));
+  }
+  if (!(q > -0x1p63 && q < 0x1p63)) {
+    throw ValueError("arange: Maximum allowed size exceeded: " + call + " has (stop - start) / " +
+                     "step = " + std::to_string(q) + " elements, more than int64 holds");
+  }
+  std::int64_t n = static_cast<std::int64_t>(std::max(0.0, std::ceil(q)));
+  if (q == 0 && delta != 0 && !std::signbit(q)) n = 1;
+  Array a = empty_for("arange", {n}, DType::float64);
   auto* p = reinterpret_cast<double*>(a.data());
-  for (std::int64_t i = 0; i < n; ++i) p[i] = start + static_cast<double>(i) * step;
+  if (n > 0) p[0] = start;  // not start + 0 * step, which is NaN for an infinite step
+  for (std::int64_t i = 1; i < n; ++i) p[i] = start + static_cast<double>(i) * step;
   return dtype == DType::float64 ? a : a.astype(dtype);
 }
 
 Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType dtype) {
   if (num < 0) throw ValueError("linspace: num must be non-negative, got " + std::to_string(num));
-  Array a = empty({num}, DType::float64);
+  Array a = empty_for("linspace", {num}, DType::float64);
   auto* p = reinterpret_cast<double*>(a.data());
   const std::int64_t div = endpoint ? num - 1 : num;
   const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
@@ -320,17 +366,37 @@ Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType
 
 Array wrap(void* ptr, Shape shape, DType dtype, Shape strides, Buffer::Deleter deleter,
            Device device) {
-  if (strides.empty()) strides = c_strides(shape, itemsize(dtype));
-  // The buffer's extent is not known for arbitrary strides; record the view's extent.
-  Array probe(std::make_shared<Buffer>(ptr, 0, device, nullptr), dtype, shape, strides);
-  const auto [lo, hi] = probe.byte_extent();
-  if (lo < 0) {
-    throw ValueError("wrap: negative strides " + shape_str(strides) +
-                     " would read before the pointer");
+  const std::size_t isz = itemsize(dtype);
+  const std::int64_t nbytes = checked_nbytes(shape, isz, "wrap");
+  if (strides.empty()) strides = c_strides(shape, isz);
+  if (strides.size() != shape.size()) {
+    throw ShapeError("strides " + shape_str(strides) + " do not match shape " + shape_str(shape));
   }
-  auto buf =
-      std::make_shared<Buffer>(ptr, static_cast<std::size_t>(hi), device, std::move(deleter));
-  return Array(std::move(buf), dtype, std::move(shape), std::move(strides));
+  // ptr is element 0; the caller vouches for [ptr + lo, ptr + hi), the bytes the view can touch
+  // (lo < 0 with negative strides). The buffer starts at ptr + lo, so that the view's offset and
+  // extent are relative to memory that exists (docs/reliability.md, "Shapes and sizes").
+  const auto [lo, hi] = checked_extent(shape, strides, isz, "wrap");
+  if (nbytes > 0 && ptr == nullptr) {
+    throw ValueError("wrap: a null pointer for a " + std::string(name(dtype)) + " array of shape " +
+                     shape_str(shape) + " (only a zero-size array may wrap nullptr)");
+  }
+  // On unsigned integers: pointer arithmetic outside an object is undefined.
+  const auto addr = reinterpret_cast<std::uintptr_t>(ptr);
+  const std::uintptr_t below = -static_cast<std::uintptr_t>(lo);  // |lo|, even for INT64_MIN
+  std::int64_t span = 0;
+  if (__builtin_sub_overflow(hi, lo, &span) || addr < below ||
+      UINTPTR_MAX - (addr - below) < static_cast<std::uintptr_t>(span)) {
+    throw ValueError("wrap: shape " + shape_str(shape) + " with strides " + shape_str(strides) +
+                     " reaches bytes [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                     ") around the pointer " + std::to_string(addr) +
+                     ", outside the address space");
+  }
+  const std::uintptr_t base = addr - below;
+  Buffer::Deleter del;
+  if (deleter) del = [d = std::move(deleter), ptr](void*) { d(ptr); };  // the caller's pointer
+  auto buf = std::make_shared<Buffer>(reinterpret_cast<void*>(base), static_cast<std::size_t>(span),
+                                      device, std::move(del));
+  return Array(std::move(buf), dtype, std::move(shape), std::move(strides), -lo);
 }
 
 }  // namespace loom

@@ -3,6 +3,7 @@
 
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
+#include "loom/shape_check.hpp"
 #include "loom/strided.hpp"
 
 namespace loom {
@@ -37,10 +38,7 @@ std::pair<Backend*, int> Runtime::backend_of(const Array& a) const {
 Array Runtime::empty(Shape shape, DType dtype, const std::string& target, const Stream& s) const {
   auto [b, dev] = resolve_target(target);
   if (b->family() == Family::host) return loom::empty(std::move(shape), dtype);
-  for (auto d : shape) {
-    if (d < 0) throw ShapeError("negative dimension in shape " + shape_str(shape));
-  }
-  const std::size_t bytes = static_cast<std::size_t>(shape_size(shape)) * itemsize(dtype);
+  const auto bytes = static_cast<std::size_t>(checked_nbytes(shape, itemsize(dtype), "empty"));
   auto buf = b->allocate(bytes, dev, s.native());
   Shape strides = c_strides(shape, itemsize(dtype));
   return Array(std::move(buf), dtype, std::move(shape), std::move(strides));
@@ -61,7 +59,8 @@ Array Runtime::empty_like(const Array& a, const Stream& s) const {
 
 Array Runtime::pinned_empty(Shape shape, DType dtype, const std::string& target) const {
   auto [b, dev] = device_target(*this, target);
-  const std::size_t bytes = static_cast<std::size_t>(shape_size(shape)) * itemsize(dtype);
+  const auto bytes =
+      static_cast<std::size_t>(checked_nbytes(shape, itemsize(dtype), "pinned_empty"));
   Shape strides = c_strides(shape, itemsize(dtype));
   return Array(b->allocate_pinned(bytes), dtype, std::move(shape), std::move(strides));
 }

@@ -55,5 +55,15 @@ void shared_overflow(std::size_t want, std::size_t have) {
                     "; set LaunchConfig::shared_bytes");
 }
 
+void shared_size_invalid(std::int64_t n, std::size_t item, std::size_t byte_offset,
+                         std::size_t have) {
+  throw LaunchError("the kernel asks shared_array for " + std::to_string(n) + " elements of " +
+                    std::to_string(item) + " bytes at byte offset " + std::to_string(byte_offset) +
+                    ": " +
+                    (n < 0 ? std::string("a negative count")
+                           : "more bytes than a size_t holds (" + std::to_string(SIZE_MAX) + ")") +
+                    "; the launch gave " + std::to_string(have) + " bytes of shared memory");
+}
+
 }  // namespace detail
 }  // namespace loom

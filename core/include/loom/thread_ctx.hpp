@@ -34,6 +34,9 @@ struct BlockSync;                     // a host block's barrier (core/src/block_
 void block_sync(BlockSync* s);        // suspends the calling thread's fiber until all arrive
 [[noreturn]] void sync_undeclared();  // syncthreads() in a kernel that did not declare it
 [[noreturn]] void shared_overflow(std::size_t want, std::size_t have);
+// shared_array(n) whose byte count is negative or does not fit in a size_t.
+[[noreturn]] void shared_size_invalid(std::int64_t n, std::size_t item, std::size_t byte_offset,
+                                      std::size_t have);
 }  // namespace detail
 
 struct ThreadCtx {
@@ -93,7 +96,12 @@ struct ThreadCtx {
   template <class T>
   LOOM_HD View<T, 1> shared_array(std::int64_t n, std::size_t byte_offset = 0) const {
 #if !defined(__CUDA_ARCH__)
-    const std::size_t want = byte_offset + static_cast<std::size_t>(n) * sizeof(T);
+    // Checked: n = 2^62 floats must not wrap to 0 bytes and pass (issue 12).
+    std::size_t want = 0;
+    if (n < 0 || __builtin_mul_overflow(static_cast<std::size_t>(n), sizeof(T), &want) ||
+        __builtin_add_overflow(want, byte_offset, &want)) {
+      detail::shared_size_invalid(n, sizeof(T), byte_offset, shared_bytes);
+    }
     if (want > shared_bytes) detail::shared_overflow(want, shared_bytes);
 #endif
     View<T, 1> v;
