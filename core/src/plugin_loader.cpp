@@ -1,14 +1,13 @@
 // Loads plugin and backend libraries with Boost.DLL: one exported `loom_plugin` factory each, its
 // ABI version checked before anything else in it is used.
 #include <dlfcn.h>
-#include <sys/stat.h>
 
-#include <cstdio>
-
+#include <algorithm>
 #include <filesystem>
 
 #include "loom/error.hpp"
 #include "loom/plugin.hpp"
+#include "loom/plugin_file.hpp"
 #include "runtime_impl.hpp"
 
 namespace loom {
@@ -19,23 +18,16 @@ std::string core_library_dir() {
   return std::filesystem::path(info.dli_fname).parent_path().string();
 }
 
-std::string writable_by_others(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {};  // missing: the load reports it
-  if ((st.st_mode & S_IWOTH) == 0) return {};
-  char mode[8];
-  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-  // The sticky bit (as on /tmp) keeps others from replacing a file, not from adding one: a
-  // world-writable folder is refused with or without it.
-  return std::string("it is writable by every user (mode ") + mode +
-         "); remove the write permission of others (chmod o-w)";
-}
-
 LoadedLibrary load_plugin_library(const std::string& path, Registry& registry,
                                   Runtime::Impl& impl) {
   namespace dll = boost::dll;
   const std::string file = std::filesystem::path(path).filename().string();
-  if (auto why = writable_by_others(path); !why.empty()) {
+  if (auto why = plugin_trust_problem(path); !why.empty()) {
+    throw PluginError("plugin " + path + " refused: " + why);
+  }
+  // Before dlopen: a file whose segments reach past its end would be a SIGBUS inside the loader
+  // (a half-copied install), one for another machine at best a confusing dlerror.
+  if (auto why = plugin_file_problem(path); !why.empty()) {
     throw PluginError("plugin " + path + " refused: " + why);
   }
   dll::shared_library lib;
@@ -81,14 +73,49 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry,
       throw PluginError("plugin " + path + " failed while registering its ops: " + e.what());
     }
     try {
-      registry.merge(reg, file);
+      registry.merge(reg, file, info->name ? info->name : file);
     } catch (const PluginError& e) {  // merge knows the file name only; name the path too
+      // What it would have defined, so that a lookup of one of its ops can say why it is missing.
+      auto& names = impl.refused_defines[path];
+      for (const auto& d : reg.staged()) names.push_back(d.name);
+      for (const auto& k : reg.staged_kernels()) names.push_back(k.name);
       throw PluginError("cannot load plugin " + path + ": " + e.what());
     }
   }
   if (backend) impl.backends.push_back(std::move(backend));
   impl.libs.push_back(std::move(lib));
   return LoadedLibrary{path, info->name ? info->name : file, info->family, true, {}};
+}
+
+std::string refused_note(const Runtime::Impl& impl, const std::string& name) {
+  std::string would, unknown;
+  std::vector<std::string> seen;
+  int listed = 0, more = 0;
+  for (const auto& r : impl.records) {
+    if (r.ok || std::find(seen.begin(), seen.end(), r.path) != seen.end()) continue;
+    seen.push_back(r.path);
+    auto it = impl.refused_defines.find(r.path);
+    if (it != impl.refused_defines.end()) {
+      if (std::find(it->second.begin(), it->second.end(), name) != it->second.end()) {
+        would += ' ';  // appended piece by piece: GCC 12 warns (-Wrestrict) on " " + string
+        would += std::filesystem::path(r.path).filename().string();
+        would += " would have defined it but was refused: ";
+        would += r.error;
+        would += '.';
+      }
+    } else if (listed < 4) {  // bounded: the message stays readable
+      if (!unknown.empty()) unknown += "; ";
+      unknown += r.error;
+      ++listed;
+    } else {
+      ++more;
+    }
+  }
+  if (!would.empty()) return would;
+  if (unknown.empty()) return {};
+  return " Libraries refused before their ops were known (one of them may define it): " + unknown +
+         (more ? "; and " + std::to_string(more) + " more (Runtime::libraries() lists them)" : "") +
+         ".";
 }
 
 }  // namespace loom

@@ -97,10 +97,31 @@ void Registrar::replace_loop(const std::string& op, const std::string& signature
 
 namespace {
 
+// "a ufunc of 2 inputs and 1 output", "a gufunc (n),(n)->()", "a reduction".
+std::string shape_of(const OpDesc& d) {
+  auto count = [](int n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  if (d.layout) return std::string("a ") + name(d.kind) + " " + d.layout->str();
+  if (d.kind == OpKind::reduce) return "a reduction of " + count(d.nout, "output");
+  return std::string("a ") + name(d.kind) + " of " + count(d.nin, "input") + " and " +
+         count(d.nout, "output");
+}
+
+std::string foreign_loops_message(const std::string& plugin, const std::string& owner,
+                                  const char* what, const std::string& name,
+                                  const std::string& first, const std::string& libs,
+                                  const std::string& loops) {
+  return "plugin " + plugin + " (plugin '" + owner + "') adds " + loops + " to " + what + " '" +
+         name + "', which belongs to plugin '" + first + "' (" + libs +
+         "); only builds of the plugin that defined it may add loops; the plugin is refused";
+}
+
 // The registry's kernels after adding a plugin's: the same rules as ops.
 std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
-    const std::map<std::string, std::shared_ptr<const KernelDesc>>& have, Registrar& staged,
-    const std::string& plugin) {
+    const std::map<std::string, std::shared_ptr<const KernelDesc>>& have,
+    const std::map<std::string, std::string>& owners, Registrar& staged, const std::string& plugin,
+    const std::string& owner) {
   const int fam = static_cast<int>(staged.family());
   std::vector<std::shared_ptr<const KernelDesc>> merged;
   for (auto& d : staged.staged_kernels()) {
@@ -112,6 +133,9 @@ std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
     }
     KernelDesc next = *it->second;
     next.plugins += ", " + plugin;
+    const auto own = owners.find(d.name);
+    const std::string& first = own == owners.end() ? it->second->plugins : own->second;
+    std::string foreign;  // overloads this library adds to another plugin's kernel
     for (const auto& o : d.overloads) {
       KernelOverload* match = nullptr;
       for (auto& no : next.overloads) {
@@ -129,11 +153,16 @@ std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
                           " with uses_syncthreads=" + (o.uses_syncthreads ? "true" : "false") +
                           ", unlike " + it->second->plugins + "; the plugin is refused");
       }
+      if (first != owner) foreign += (foreign.empty() ? "" : ", ") + o.signature();
       if (match) {
         match->impl[fam] = o.impl[fam];
       } else {
         next.overloads.push_back(o);
       }
+    }
+    if (!foreign.empty()) {
+      throw PluginError(foreign_loops_message(plugin, owner, "kernel", d.name, first,
+                                              it->second->plugins, foreign));
     }
     merged.push_back(std::make_shared<const KernelDesc>(std::move(next)));
   }
@@ -142,10 +171,11 @@ std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
 
 }  // namespace
 
-void Registry::merge(Registrar& staged, const std::string& plugin) {
+void Registry::merge(Registrar& staged, const std::string& plugin, const std::string& owner_in) {
   const int fam = static_cast<int>(staged.family());
+  const std::string owner = owner_in.empty() ? plugin : owner_in;
   std::unique_lock lock(mutex_);
-  const auto merged_kernels = merge_kernels(kernels_, staged, plugin);
+  const auto merged_kernels = merge_kernels(kernels_, kernel_owners_, staged, plugin, owner);
   std::vector<std::shared_ptr<const OpDesc>> merged;
   for (auto& d : staged.staged()) {
     auto it = ops_.find(d.name);
@@ -158,8 +188,9 @@ void Registry::merge(Registrar& staged, const std::string& plugin) {
     const OpDesc& old = *it->second;
     if (old.kind != d.kind || old.nin != d.nin || old.nout != d.nout ||
         (old.layout ? old.layout->str() : "") != (d.layout ? d.layout->str() : "")) {
-      throw PluginError("plugin " + plugin + " registers op '" + d.name + "' as a " + name(d.kind) +
-                        " unlike the one from " + old.plugins);
+      throw PluginError("plugin " + plugin + " registers op '" + d.name + "' as " + shape_of(d) +
+                        ", unlike the one from " + old.plugins + " (" + shape_of(old) +
+                        "); the plugin is refused");
     }
     // Both families must reduce the same way, or cpu and cuda would answer differently.
     if (old.identity != d.identity || old.reorderable != d.reorderable) {
@@ -170,6 +201,9 @@ void Registry::merge(Registrar& staged, const std::string& plugin) {
     OpDesc next = old;
     next.cache = std::make_shared<OpDesc::Cache>();
     next.plugins += ", " + plugin;
+    const auto own = op_owners_.find(d.name);
+    const std::string& first = own == op_owners_.end() ? old.plugins : own->second;
+    std::string foreign;  // loops this library adds to another plugin's op
     for (const auto& l : d.loops) {
       Loop* match = nullptr;
       for (auto& nl : next.loops) {
@@ -180,16 +214,28 @@ void Registry::merge(Registrar& staged, const std::string& plugin) {
                           " for family " + name(staged.family()) + ", already registered by " +
                           old.plugins + "; the plugin is refused");
       }
+      if (first != owner) foreign += (foreign.empty() ? "" : ", ") + l.sig.str();
       if (match) {
         match->impl[fam] = l.impl[fam];
       } else {
         next.loops.push_back(l);
       }
     }
+    if (!foreign.empty()) {
+      throw PluginError(foreign_loops_message(plugin, owner,
+                                              d.kind == OpKind::reduce ? "reduction" : name(d.kind),
+                                              d.name, first, old.plugins, foreign));
+    }
     merged.push_back(std::make_shared<const OpDesc>(std::move(next)));
   }
-  for (auto& m : merged) ops_[m->name] = m;  // nothing threw: apply the whole plugin
-  for (auto& k : merged_kernels) kernels_[k->name] = k;
+  for (auto& m : merged) {  // nothing threw: apply the whole plugin
+    if (!ops_.count(m->name)) op_owners_[m->name] = owner;
+    ops_[m->name] = m;
+  }
+  for (auto& k : merged_kernels) {
+    if (!kernels_.count(k->name)) kernel_owners_[k->name] = owner;
+    kernels_[k->name] = k;
+  }
 }
 
 std::shared_ptr<const OpDesc> Registry::find(const std::string& name) const {

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "loom/error.hpp"
+#include "loom/plugin_file.hpp"
 #include "runtime_impl.hpp"
 
 namespace loom {
@@ -48,42 +49,60 @@ constexpr std::pair<const char*, const char*> kWellKnown[] = {
 Runtime::Runtime(RuntimeOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->num_threads = options.num_threads > 0 ? options.num_threads : env_threads();
   search_path_ = options.plugin_path;
+  std::string own_dir;  // loom's own plugin folder, when searched
   if (options.use_default_path) {
     if (search_path_.empty()) search_path_ = split_path(std::getenv("LOOM_PLUGIN_PATH"));
     const std::string own = core_library_dir();
-    if (!own.empty()) search_path_.push_back((std::filesystem::path(own) / "loom").string());
+    if (!own.empty()) {
+      own_dir = (std::filesystem::path(own) / "loom").string();
+      search_path_.push_back(own_dir);
+    }
   }
   const char* t = std::getenv("LOOM_TARGET");
   default_target_ = t && *t ? t : "cpu";
   // A file name found in an earlier folder shadows the same name later (like PATH).
   std::vector<std::string> seen;
+  std::vector<std::filesystem::path> files;
+  std::vector<std::string> own_names;  // file names in loom's own folder
   for (const auto& dir : search_path_) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) continue;
     // A folder that others can write to could be given a libloom_*.so by anyone: refused whole,
-    // recorded with its path (docs/reliability.md, "Plugin folders").
-    if (auto why = writable_by_others(dir); !why.empty()) {
+    // recorded with its path (docs/reliability.md, "Plugin files").
+    if (auto why = plugin_trust_problem(dir); !why.empty()) {
       std::lock_guard lock(impl_->mutex);
       impl_->records.push_back(LoadedLibrary{dir, dir, Family::host, false,
                                              "plugin folder " + dir + " refused: " + why});
       continue;
     }
-    std::vector<std::filesystem::path> files;
+    std::vector<std::filesystem::path> here;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
       const std::string f = e.path().filename().string();
-      if (f.starts_with("libloom_") && f.ends_with(".so")) files.push_back(e.path());
+      if (f.starts_with("libloom_") && f.ends_with(".so")) here.push_back(e.path());
     }
-    std::sort(files.begin(), files.end());
-    for (const auto& f : files) {
+    std::sort(here.begin(), here.end());
+    for (const auto& f : here) {
       const std::string fname = f.filename().string();
+      if (dir == own_dir) own_names.push_back(fname);
       if (std::find(seen.begin(), seen.end(), fname) != seen.end()) continue;
       seen.push_back(fname);
-      std::lock_guard lock(impl_->mutex);
-      try {
-        impl_->records.push_back(load_plugin_library(f.string(), registry_, *impl_));
-      } catch (const Error& e) {
-        impl_->records.push_back(LoadedLibrary{f.string(), fname, Family::host, false, e.what()});
-      }
+      files.push_back(f);
+    }
+  }
+  // The libraries named as in loom's own folder (those or the copies shadowing them) load first,
+  // so that a library on LOOM_PLUGIN_PATH that registers one of their ops differently is the one
+  // refused, not the math plugin (docs/plugins.md, "Which library wins").
+  std::stable_partition(files.begin(), files.end(), [&](const std::filesystem::path& f) {
+    const std::string n = f.filename().string();
+    return std::find(own_names.begin(), own_names.end(), n) != own_names.end();
+  });
+  for (const auto& f : files) {
+    std::lock_guard lock(impl_->mutex);
+    try {
+      impl_->records.push_back(load_plugin_library(f.string(), registry_, *impl_));
+    } catch (const Error& e) {
+      impl_->records.push_back(
+          LoadedLibrary{f.string(), f.filename().string(), Family::host, false, e.what()});
     }
   }
 }
@@ -187,12 +206,17 @@ void Runtime::set_num_threads(int n) {
   for (auto& b : impl_->backends) b->set_num_threads(n);
 }
 
+std::string Runtime::refused_why(const std::string& name) const {
+  std::lock_guard lock(impl_->mutex);
+  return refused_note(*impl_, name);
+}
+
 Ufunc Runtime::ufunc(const std::string& name) const {
   auto d = registry_.find(name);
   if (!d || d->kind == OpKind::reduce) {
     throw LookupError("no ufunc or gufunc named '" + name + "' is registered" +
                       (d ? " (it is a reduction: use Runtime::reduce)" : "") +
-                      "; loom-info lists the registered ops");
+                      "; loom-info lists the registered ops." + refused_why(name));
   }
   Ufunc u;
   u.rt_ = this;
@@ -205,7 +229,7 @@ Reduce Runtime::reduce(const std::string& name) const {
   if (!d || d->kind != OpKind::reduce) {
     throw LookupError("no reduction named '" + name + "' is registered" +
                       (d ? std::string(" (it is a ") + loom::name(d->kind) + ")" : "") +
-                      "; loom-info lists the registered ops");
+                      "; loom-info lists the registered ops." + refused_why(name));
   }
   Reduce r;
   r.rt_ = this;

@@ -1,5 +1,6 @@
 // Runtime internals shared by runtime.cpp and the plugin loader (not installed).
 #pragma once
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -16,15 +17,18 @@ struct Runtime::Impl {
   std::vector<LoadedLibrary> records;
   std::vector<std::unique_ptr<Backend>> backends;
   int num_threads = 0;
+  // Op and kernel names that libraries refused at merge time registered (by path), so that a
+  // lookup of a missing name can say which refused library would have defined it.
+  std::map<std::string, std::vector<std::string>> refused_defines;
 };
 
 // Loads one library into the runtime's registry and backends; PluginError when refused, with the
 // registry and backends unchanged.
 LoadedLibrary load_plugin_library(const std::string& path, Registry& registry,
                                   Runtime::Impl& impl);
-// Why a plugin folder or file is unsafe to load from ("it is writable by every user (mode
-// 0777)"), or empty when it is not. Follows symlinks: the mode of what is loaded counts.
-std::string writable_by_others(const std::string& path);
+// Why a name looked up in the registry may be missing: " (libloom_x.so would have defined it but
+// was refused: <why>)", or the libraries refused before their ops were known; empty if none.
+std::string refused_note(const Runtime::Impl& impl, const std::string& name);
 // Folder holding libloom.so itself.
 std::string core_library_dir();
 

@@ -42,8 +42,11 @@ class Registry {
   // Merges a plugin's descriptors: new ops are added; an op that exists in another family gains
   // this family's loops (matched by signature). Throws PluginError, changing nothing, if any
   // (op, signature) already has an implementation of this family or the ops' shapes disagree.
-  // Kernels merge the same way, matched by parameter list.
-  void merge(Registrar& staged, const std::string& plugin);
+  // Kernels merge the same way, matched by parameter list. An op or kernel belongs to the
+  // plugin `owner` (PluginInfo::name, "math") that first registered it: only libraries of that
+  // plugin (its host and CUDA builds) may add loops to it; another library that would is refused
+  // (docs/plugins.md, "Which library wins"). `owner` defaults to the file name `plugin`.
+  void merge(Registrar& staged, const std::string& plugin, const std::string& owner = {});
   std::shared_ptr<const OpDesc> find(const std::string& name) const;
   std::vector<std::shared_ptr<const OpDesc>> list() const;
   // Kernels live in their own namespace: a kernel and an op may share a name.
@@ -54,6 +57,7 @@ class Registry {
   mutable std::shared_mutex mutex_;
   std::map<std::string, std::shared_ptr<const OpDesc>> ops_;
   std::map<std::string, std::shared_ptr<const KernelDesc>> kernels_;
+  std::map<std::string, std::string> op_owners_, kernel_owners_;  // name -> owning plugin
 };
 
 }  // namespace loom

@@ -305,6 +305,9 @@ class Runtime {
   struct Impl;  // internal (core/src/runtime_impl.hpp)
 
  private:
+  // Appended to a failed lookup of `name`: which refused library would have defined it, and why.
+  std::string refused_why(const std::string& name) const;
+
   std::unique_ptr<Impl> impl_;
   Registry registry_;
   std::vector<std::string> search_path_;
