@@ -7,6 +7,14 @@ function(loom_add_plugin name)
   target_link_libraries(${name} PRIVATE loom::loom Boost::headers ${ARG_LIBRARIES})
   # MODULE libraries accept undefined symbols silently; make a missing one a link error.
   target_link_options(${name} PRIVATE -Wl,--no-undefined)
+  # Kernel threads that use syncthreads run on fiber stacks with a guard below: probing every
+  # page of a large frame makes an overflow fault on the guard instead of writing past it into
+  # other memory (docs/kernels.md, "Fiber stacks"). Host code only: nvcc's device code has none.
+  include(CheckCXXCompilerFlag)
+  check_cxx_compiler_flag(-fstack-clash-protection LOOM_HAVE_STACK_CLASH_PROTECTION)
+  if(LOOM_HAVE_STACK_CLASH_PROTECTION)
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fstack-clash-protection>)
+  endif()
   set_target_properties(${name} PROPERTIES PREFIX "lib" CXX_VISIBILITY_PRESET hidden
                                            CUDA_VISIBILITY_PRESET hidden)
   if(DEFINED LOOM_PLUGIN_DIR)  # in loom's own tree: build beside libloom, install with it

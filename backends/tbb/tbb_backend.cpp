@@ -51,7 +51,7 @@ class TbbBackend final : public Backend {
   }
   int num_threads() const override { return pool()->threads; }
   void set_num_threads(int n) override {
-    n = std::max(n, 1);
+    if (n <= 0) n = tbb::info::default_concurrency();  // 0: all cores (the core checked n)
     if (n == num_threads()) return;
     auto pool = std::make_shared<Pool>(n);
     {

@@ -4,12 +4,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <cstddef>
 #include <exception>
 #include <string>
 #include <vector>
 
+#include "kernel_watchdog.hpp"
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
 
@@ -70,36 +72,53 @@ void block_sync(BlockSync* s) {
 
 namespace {
 
-constexpr std::size_t kStackBytes = 64 * 1024;  // a kernel thread's frames; docs/kernels.md
+// Below each stack: PROT_NONE pages (address space only). Plugins built with loom_add_plugin probe
+// every page of a frame (-fstack-clash-protection), so one page would do for them; 64 KiB also
+// stops a frame up to that size in a plugin built without the flag (docs/kernels.md).
+constexpr std::size_t kGuardBytes = 64 * 1024;
 
-// Stacks with a PROT_NONE guard page below each, kept for the life of the OS thread.
+std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+
+// Stacks of one size with a guard below each, kept for the life of the OS thread; a launch
+// asking for another size maps them again.
 class StackPool {
  public:
-  ~StackPool() {
-    for (void* p : stacks_) munmap(p, total());
-  }
-  // Stack i (0-based) of this OS thread, allocated on first use.
-  ctx::stack_context get(std::size_t i) {
+  ~StackPool() { release(); }
+  // Stack i (0-based) of this OS thread, of `bytes` (a multiple of the page), made on first use.
+  ctx::stack_context get(std::size_t i, std::size_t bytes) {
+    if (bytes != bytes_) {
+      release();
+      bytes_ = bytes;
+    }
     while (stacks_.size() <= i) {
       void* p = mmap(nullptr, total(), PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
       if (p == MAP_FAILED) {
-        throw KernelError("could not map a " + std::to_string(kStackBytes) +
+        throw KernelError("could not map a " + std::to_string(bytes_) +
                           "-byte stack for kernel thread " + std::to_string(i) +
                           " of a block (host targets run threads that use syncthreads as fibers)");
       }
-      mprotect(p, page(), PROT_NONE);
+      if (mprotect(p, guard(), PROT_NONE) != 0) {  // never run without the guard
+        munmap(p, total());
+        throw KernelError("could not protect the guard below kernel thread " + std::to_string(i) +
+                          "'s fiber stack");
+      }
       stacks_.push_back(p);
     }
     ctx::stack_context sc;
-    sc.size = kStackBytes;
+    sc.size = bytes_;
     sc.sp = static_cast<char*>(stacks_[i]) + total();
     return sc;
   }
 
  private:
-  static std::size_t page() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
-  static std::size_t total() { return kStackBytes + page(); }
+  static std::size_t guard() { return std::max(kGuardBytes, page_size()); }
+  std::size_t total() const { return bytes_ + guard(); }
+  void release() {
+    for (void* p : stacks_) munmap(p, total());
+    stacks_.clear();
+  }
+  std::size_t bytes_ = 0;
   std::vector<void*> stacks_;
 };
 
@@ -111,15 +130,20 @@ struct PooledStack {
 
 }  // namespace
 
-void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const Dim3& block) {
+void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const Dim3& block,
+                      std::size_t stack_bytes) {
   thread_local StackPool pool;
+  // The core checked the launch's value; round up to whole pages (mmap's unit).
+  const std::size_t pg = page_size();
+  stack_bytes = (std::max(stack_bytes, kMinFiberStack) + pg - 1) / pg * pg;
+  WatchScope watch(block);
   BlockSync sync;
   std::exception_ptr error;
   std::vector<ctx::fiber> fibers;
   std::vector<ctx::stack_context> stacks;
   fibers.reserve(static_cast<std::size_t>(nthreads));
   for (std::int64_t r = 0; r < nthreads; ++r) {
-    ctx::stack_context sc = pool.get(static_cast<std::size_t>(r));
+    ctx::stack_context sc = pool.get(static_cast<std::size_t>(r), stack_bytes);
     stacks.push_back(sc);
     fibers.emplace_back(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), PooledStack{},
                         [&, r](ctx::fiber&& scheduler) {
@@ -140,6 +164,7 @@ void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const D
   }
   // Runs thread r until it waits at a barrier or ends.
   auto step = [&](std::size_t r) {
+    watch.step(static_cast<std::int64_t>(r));
     void* fake = nullptr;
     const auto& sc = stacks[r];
     leaving(&fake, static_cast<char*>(sc.sp) - sc.size, sc.size);

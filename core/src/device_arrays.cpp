@@ -27,6 +27,17 @@ Device device_of(Backend* b, int index) {
 // C-contiguous host copy unless a already is one.
 Array host_contiguous(const Array& a) { return a.is_c_contiguous() ? a : a.copy(); }
 
+// The same buffer, also keeping `owner` (the runtime's state: its backend and device pools)
+// alive until the buffer is freed, so that a device array may outlive its Runtime.
+std::shared_ptr<Buffer> holding(std::shared_ptr<Buffer> buf, std::shared_ptr<void> owner) {
+  struct Held {
+    std::shared_ptr<void> owner;  // declared first: goes after the buffer
+    std::shared_ptr<Buffer> buf;
+  };
+  auto h = std::make_shared<Held>(Held{std::move(owner), std::move(buf)});
+  return std::shared_ptr<Buffer>(h, h->buf.get());
+}
+
 }  // namespace
 
 std::pair<Backend*, int> Runtime::backend_of(const Array& a) const {
@@ -39,7 +50,7 @@ Array Runtime::empty(Shape shape, DType dtype, const std::string& target, const 
   auto [b, dev] = resolve_target(target);
   if (b->family() == Family::host) return loom::empty(std::move(shape), dtype);
   const auto bytes = static_cast<std::size_t>(checked_nbytes(shape, itemsize(dtype), "empty"));
-  auto buf = b->allocate(bytes, dev, s.native());
+  auto buf = holding(b->allocate(bytes, dev, s.native()), impl_);
   Shape strides = c_strides(shape, itemsize(dtype));
   return Array(std::move(buf), dtype, std::move(shape), std::move(strides));
 }
@@ -62,7 +73,8 @@ Array Runtime::pinned_empty(Shape shape, DType dtype, const std::string& target)
   const auto bytes =
       static_cast<std::size_t>(checked_nbytes(shape, itemsize(dtype), "pinned_empty"));
   Shape strides = c_strides(shape, itemsize(dtype));
-  return Array(b->allocate_pinned(bytes), dtype, std::move(shape), std::move(strides));
+  return Array(holding(b->allocate_pinned(bytes), impl_), dtype, std::move(shape),
+               std::move(strides));
 }
 
 Array Runtime::to_device(const Array& a, const std::string& target, const Stream& s) const {
@@ -144,7 +156,9 @@ Stream Runtime::stream(const std::string& target) const {
   st.device_ = dev;
   void* h = b->create_stream(dev);
   // Copies, not the bindings: capturing structured bindings is C++20 that clang < 16 rejects.
-  st.handle_ = std::shared_ptr<void>(h, [b = b, dev = dev](void* p) { b->destroy_stream(dev, p); });
+  // The deleter holds the runtime's state: the backend outlives every stream (and event) of it.
+  st.handle_ = std::shared_ptr<void>(
+      h, [b = b, dev = dev, keep = impl_](void* p) { b->destroy_stream(dev, p); });
   return st;
 }
 
@@ -163,7 +177,9 @@ Event Stream::record() const {
   e.backend_ = backend_;
   Backend* b = backend_;
   const int dev = device_;
-  e.handle_ = std::shared_ptr<void>(b->create_event(dev), [b, dev](void* p) { b->destroy_event(dev, p); });
+  e.handle_ = std::shared_ptr<void>(b->create_event(dev), [b, dev, keep = handle_](void* p) {
+    b->destroy_event(dev, p);  // `keep`: the stream, and through it the backend
+  });
   b->record_event(e.handle_.get(), handle_.get());
   return e;
 }

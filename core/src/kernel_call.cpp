@@ -4,7 +4,9 @@
 #include <string>
 
 #include "call_common.hpp"
+#include "kernel_watchdog.hpp"
 #include "loom/error.hpp"
+#include "loom/kernel_host.hpp"
 #include "loom/runtime.hpp"
 
 namespace loom {
@@ -112,6 +114,7 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
       detail::pick_target(*rt_, cfg.target, "kernel '" + k.name + "'",
                           std::span<const Array* const>(arrays.data(), arrays.size()), cfg.stream);
   const KernelOverload& o = pick_overload(k, t, args);
+  if (!t.on_device() && o.uses_syncthreads) detail::watchdog_configure();
 
   KernelCall call;
   call.kernel = &o;
@@ -120,6 +123,16 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
   call.device = t.device;
   call.stream = cfg.stream.native();
   call.shared_bytes = cfg.shared_bytes;
+  // Checked on every target, used on the host (fiber stacks of syncthreads kernels).
+  if (cfg.stack_bytes != 0 &&
+      (cfg.stack_bytes < detail::kMinFiberStack || cfg.stack_bytes > detail::kMaxFiberStack)) {
+    throw LaunchError("kernel '" + k.name + "': stack_bytes=" + std::to_string(cfg.stack_bytes) +
+                      " is outside the fiber stacks host targets give a kernel thread (" +
+                      std::to_string(detail::kMinFiberStack) + " to " +
+                      std::to_string(detail::kMaxFiberStack) + " bytes; 0: the default, " +
+                      std::to_string(detail::kDefaultFiberStack) + ")");
+  }
+  call.stack_bytes = cfg.stack_bytes ? cfg.stack_bytes : detail::kDefaultFiberStack;
   if (cfg.size < 0) {
     throw ValueError("kernel '" + k.name + "': size=" + std::to_string(cfg.size) + " is negative");
   }
@@ -196,7 +209,7 @@ Kernel Runtime::kernel(const std::string& name) const {
         "; loom-info lists the registered kernels." + refused_why(name));
   }
   Kernel k;
-  k.rt_ = this;
+  k.rt_ = shared();
   k.desc_ = std::move(d);
   return k;
 }

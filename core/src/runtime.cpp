@@ -2,8 +2,10 @@
 #include "loom/runtime.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include "loom/error.hpp"
 #include "loom/plugin_file.hpp"
@@ -29,15 +31,41 @@ std::vector<std::string> split_path(const char* s) {
   return out;
 }
 
+// The one check of a thread count, from the variable, the option or the setter (`what` names
+// which). 0 means all cores. A bound, because TBB crashes on arenas of millions of slots.
+int checked_num_threads(long long n, const std::string& what) {
+  const int max = Runtime::max_num_threads();
+  if (n < 0) {
+    throw ValueError(what + "=" + std::to_string(n) +
+                     " is negative; give 0 for all cores or a thread count from 1 to " +
+                     std::to_string(max));
+  }
+  if (n > max) {
+    throw ValueError(
+        what + "=" + std::to_string(n) + " is more threads than loom allows here (" +
+        std::to_string(max) + ": 4 x the " + std::to_string(std::thread::hardware_concurrency()) +
+        " hardware threads, at least 256); give 0 for all cores or at most " + std::to_string(max));
+  }
+  return static_cast<int>(n);
+}
+
 int env_threads() {
   const char* s = std::getenv("LOOM_NUM_THREADS");
   if (!s || !*s) return 0;
   char* end = nullptr;
-  const long n = std::strtol(s, &end, 10);
-  if (*end != 0 || n < 1) {
-    throw ValueError(std::string("LOOM_NUM_THREADS must be a positive integer, got '") + s + "'");
+  errno = 0;
+  const long long n = std::strtoll(s, &end, 10);
+  if (end == s || *end != 0) {
+    throw ValueError(std::string("LOOM_NUM_THREADS='") + s +
+                     "' is not an integer; give 0 for all cores or a thread count from 1 to " +
+                     std::to_string(Runtime::max_num_threads()));
   }
-  return static_cast<int>(n);
+  if (errno == ERANGE) {  // beyond long long: strtoll clamped it, so name the text
+    throw ValueError(std::string("LOOM_NUM_THREADS=") + s +
+                     " is out of range; give 0 for all cores or a thread count from 1 to " +
+                     std::to_string(Runtime::max_num_threads()));
+  }
+  return checked_num_threads(n, "LOOM_NUM_THREADS");
 }
 
 // Targets loom knows about even when their backend library is absent, with that library's name.
@@ -46,8 +74,14 @@ constexpr std::pair<const char*, const char*> kWellKnown[] = {
 
 }  // namespace
 
-Runtime::Runtime(RuntimeOptions options) : impl_(std::make_unique<Impl>()) {
-  impl_->num_threads = options.num_threads > 0 ? options.num_threads : env_threads();
+Runtime::Runtime(RuntimeOptions options)
+    : impl_(std::make_shared<Impl>()),
+      registry_(impl_->registry),
+      search_path_(impl_->search_path),
+      default_target_(impl_->default_target) {
+  impl_->num_threads = options.num_threads != 0
+                           ? checked_num_threads(options.num_threads, "RuntimeOptions::num_threads")
+                           : env_threads();
   search_path_ = options.plugin_path;
   std::string own_dir;  // loom's own plugin folder, when searched
   if (options.use_default_path) {
@@ -107,7 +141,23 @@ Runtime::Runtime(RuntimeOptions options) : impl_(std::make_unique<Impl>()) {
   }
 }
 
+Runtime::Runtime(std::shared_ptr<Impl> impl)
+    : impl_(std::move(impl)),
+      registry_(impl_->registry),
+      search_path_(impl_->search_path),
+      default_target_(impl_->default_target) {}
+
 Runtime::~Runtime() = default;
+
+std::shared_ptr<const Runtime> Runtime::shared() const {
+  std::lock_guard lock(impl_->mutex);
+  std::shared_ptr<const Runtime> s = impl_->shared_owner.lock();
+  if (!s) {
+    s = std::shared_ptr<const Runtime>(new Runtime(impl_));
+    impl_->shared_owner = s;
+  }
+  return s;
+}
 
 void Runtime::load_library(const std::string& path) {
   std::lock_guard lock(impl_->mutex);
@@ -138,7 +188,8 @@ std::vector<TargetInfo> Runtime::targets() const {
     const Availability a = b->availability();
     out.push_back({b->target(), b->name(), a.ok, a.reason, b->describe()});
   }
-  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.target < y.target; });
+  std::sort(out.begin(), out.end(),
+            [](const auto& x, const auto& y) { return x.target < y.target; });
   return out;
 }
 
@@ -149,8 +200,9 @@ std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) cons
   if (auto colon = t.find(':'); colon != std::string::npos) {
     base = t.substr(0, colon);
     const std::string idx = t.substr(colon + 1);
-    const bool digits = !idx.empty() && idx.size() < 6 &&
-                        std::all_of(idx.begin(), idx.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits =
+        !idx.empty() && idx.size() < 6 &&
+        std::all_of(idx.begin(), idx.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (!digits) {
       throw TargetError("target '" + t + "': the device index after ':' must be a number");
     }
@@ -199,8 +251,12 @@ int Runtime::num_threads() const {
   return b->num_threads();
 }
 
+int Runtime::max_num_threads() {
+  return static_cast<int>(std::max(256LL, 4LL * std::thread::hardware_concurrency()));
+}
+
 void Runtime::set_num_threads(int n) {
-  if (n < 1) throw ValueError("set_num_threads needs n >= 1, got " + std::to_string(n));
+  n = checked_num_threads(n, "set_num_threads: n");
   std::lock_guard lock(impl_->mutex);
   impl_->num_threads = n;
   for (auto& b : impl_->backends) b->set_num_threads(n);
@@ -219,7 +275,7 @@ Ufunc Runtime::ufunc(const std::string& name) const {
                       "; loom-info lists the registered ops." + refused_why(name));
   }
   Ufunc u;
-  u.rt_ = this;
+  u.rt_ = shared();
   u.desc_ = std::move(d);
   return u;
 }
@@ -232,7 +288,7 @@ Reduce Runtime::reduce(const std::string& name) const {
                       "; loom-info lists the registered ops." + refused_why(name));
   }
   Reduce r;
-  r.rt_ = this;
+  r.rt_ = shared();
   r.desc_ = std::move(d);
   return r;
 }

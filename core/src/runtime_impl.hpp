@@ -1,11 +1,10 @@
 // Runtime internals shared by runtime.cpp and the plugin loader (not installed).
 #pragma once
+#include <boost/dll/shared_library.hpp>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
-
-#include <boost/dll/shared_library.hpp>
 
 #include "loom/runtime.hpp"
 
@@ -20,12 +19,17 @@ struct Runtime::Impl {
   // Op and kernel names that libraries refused at merge time registered (by path), so that a
   // lookup of a missing name can say which refused library would have defined it.
   std::map<std::string, std::vector<std::string>> refused_defines;
+  // Declared last so that they go first: the registry's descriptors before the libraries
+  // holding their code.
+  Registry registry;
+  std::vector<std::string> search_path;
+  std::string default_target;
+  std::weak_ptr<const Runtime> shared_owner;  // Runtime::shared(), made on first use
 };
 
 // Loads one library into the runtime's registry and backends; PluginError when refused, with the
 // registry and backends unchanged.
-LoadedLibrary load_plugin_library(const std::string& path, Registry& registry,
-                                  Runtime::Impl& impl);
+LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, Runtime::Impl& impl);
 // Why a name looked up in the registry may be missing: " (libloom_x.so would have defined it but
 // was refused: <why>)", or the libraries refused before their ops were known; empty if none.
 std::string refused_note(const Runtime::Impl& impl, const std::string& name);

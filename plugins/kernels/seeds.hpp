@@ -147,7 +147,9 @@ struct Maximum3D {
 };
 
 // out[blockIdx.x] = the sum of the block's slice of x (blockDim.x elements), by a tree in shared
-// memory (launch with shared_bytes >= sizeof(T) * blockDim.x, blockDim.x a power of two).
+// memory (launch with shared_bytes >= sizeof(T) * blockDim.x). Any block size: each round folds
+// the upper ceil(n/2) partial sums onto the lower ones, skipping the one without a partner when
+// n is odd (a power of two pairs as the usual halving tree, with the same bits).
 template <class T>
 struct BlockSum {
   static constexpr bool uses_syncthreads = true;
@@ -156,8 +158,9 @@ struct BlockSum {
     View<T> s = t.shared_array<T>(nt);
     s(tid) = i < x.size() ? x(i) : T(0);
     t.syncthreads();
-    for (std::int64_t half = nt / 2; half > 0; half /= 2) {
-      if (tid < half) s(tid) = s(tid) + s(tid + half);
+    for (std::int64_t n = nt; n > 1; n = (n + 1) / 2) {  // n partial sums left
+      const std::int64_t half = (n + 1) / 2;
+      if (tid + half < n) s(tid) = s(tid) + s(tid + half);
       t.syncthreads();
     }
     if (tid == 0 && t.blockIdx.x < out.size()) out(t.blockIdx.x) = s(0);

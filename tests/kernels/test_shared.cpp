@@ -42,6 +42,11 @@ TEST_P(SharedTest, BlockSumGivesEachBlocksSumForBlocksOf1To1024Threads) {
   for (std::int64_t bs : {1, 2, 32, 64, 256, 1024}) every_type(5, bs);
 }
 
+// Issue 12: the seed's tree assumed a power of two and dropped partial sums otherwise.
+TEST_P(SharedTest, BlockSumGivesEachBlocksSumForBlockSizesThatAreNotPowersOfTwo) {
+  for (std::int64_t bs : {3, 5, 6, 7, 33, 100, 129, 255, 1000, 1023}) every_type(5, bs);
+}
+
 TEST_P(SharedTest, BlockSumOverManyBlocksGivesEachBlocksSum) { every_type(2048, 128); }
 
 TEST_P(SharedTest, BlockSumWritesOnlyTheOutputsThatExist) { every_type(8, 64, 3); }

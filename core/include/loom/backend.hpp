@@ -44,6 +44,7 @@ class Backend {
   virtual int device_count() const { return 1; }
   virtual std::string describe() const { return {}; }  // device details for loom-info
   virtual int num_threads() const { return 1; }
+  // n from 0 (all cores) to Runtime::max_num_threads(), checked by the core.
   virtual void set_num_threads(int) {}
 
   virtual void run_elementwise(const ElementwiseCall& call, int device) = 0;

@@ -81,6 +81,7 @@ struct KernelCall {
   bool auto_threads = false;  // device loop: pick from occupancy
   std::int64_t size = 0;      // LaunchConfig::size (elements to cover), 0 if not given
   std::size_t shared_bytes = 0;
+  std::size_t stack_bytes = 0;  // host, syncthreads kernels: each fiber's stack (core-checked)
   SmallVec<KernelArg, 8> args;
   void* stream = nullptr;
   int device = 0;

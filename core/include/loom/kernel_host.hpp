@@ -1,6 +1,7 @@
 // What the host kernel loops (def/kernel.hpp, compiled into plugins) need from the core: running
 // one block's threads as fibers, so that they can wait for each other at syncthreads().
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "loom/thread_ctx.hpp"
@@ -10,8 +11,15 @@ namespace loom::detail {
 // body(arg, rank, sync) runs thread `rank` of the block; it must hand `sync` to its ThreadCtx.
 using ThreadBody = void (*)(void* arg, std::int64_t rank, BlockSync* sync);
 
-// Runs nthreads bodies as fibers on the calling thread until all return; a barrier that some
-// threads skip is a KernelError naming `block`. Rethrows the first exception a body throws.
-void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const Dim3& block);
+// Runs nthreads bodies as fibers on the calling thread until all return, each on a stack of
+// stack_bytes (KernelCall::stack_bytes) with a guard below; a barrier that some threads skip is
+// a KernelError naming `block`. Rethrows the first exception a body throws.
+void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const Dim3& block,
+                      std::size_t stack_bytes);
+
+// Fiber stacks (docs/kernels.md, "Fiber stacks"): the default and the most a launch may ask.
+inline constexpr std::size_t kDefaultFiberStack = 256 * 1024;
+inline constexpr std::size_t kMinFiberStack = 16 * 1024;
+inline constexpr std::size_t kMaxFiberStack = 8 * 1024 * 1024;
 
 }  // namespace loom::detail

@@ -23,7 +23,8 @@ struct RuntimeOptions {
   // <folder of libloom>/loom. The current directory is never searched.
   std::vector<std::string> plugin_path{};
   bool use_default_path = true;  // false: only plugin_path (tests of broken plugins)
-  int num_threads = 0;           // for parallel backends; 0: LOOM_NUM_THREADS or all cores
+  // For parallel backends; 0: LOOM_NUM_THREADS, else all cores. Checked as set_num_threads.
+  int num_threads = 0;
 };
 
 struct CallOptions {
@@ -132,7 +133,10 @@ struct LaunchConfig {
   Extent threads{};              // not given: the device's best block size (256 on the host)
   std::int64_t size = 0;         // elements to cover with one thread each, for blocks not given
   std::size_t shared_bytes = 0;  // dynamic shared memory per block (ThreadCtx::shared_array)
-  std::string target{};          // "" = the runtime's default
+  // Host targets, kernels that use syncthreads: each thread's fiber stack in bytes; 0: the
+  // default (256 KiB), at most 8 MiB (docs/kernels.md, "Fiber stacks"). Ignored on cuda.
+  std::size_t stack_bytes = 0;
+  std::string target{};  // "" = the runtime's default
   Stream stream{};
 };
 
@@ -222,7 +226,7 @@ class Ufunc {
   friend class Runtime;
   Array one(std::initializer_list<Array> inputs, const CallOptions& o) const;
   SmallVec<Array, 4> run(std::span<const Array> inputs, const CallOptions& o) const;
-  const Runtime* rt_;
+  std::shared_ptr<const Runtime> rt_;  // keeps the runtime's state alive (docs/reliability.md)
   std::shared_ptr<const OpDesc> desc_;
 };
 
@@ -234,7 +238,7 @@ class Reduce {
 
  private:
   friend class Runtime;
-  const Runtime* rt_;
+  std::shared_ptr<const Runtime> rt_;
   std::shared_ptr<const OpDesc> desc_;
 };
 
@@ -255,10 +259,14 @@ class Kernel {
 
  private:
   friend class Runtime;
-  const Runtime* rt_;
+  std::shared_ptr<const Runtime> rt_;
   std::shared_ptr<const KernelDesc> desc_;
 };
 
+// The runtime's state (libraries, backends, registry) is shared with the handles it returns
+// (Ufunc, Reduce, Kernel), its device arrays and its streams: destroying the Runtime while they
+// live keeps that state, and the plugins, until the last of them goes (docs/reliability.md,
+// "Lifetimes").
 class Runtime {
  public:
   explicit Runtime(RuntimeOptions options = {});
@@ -296,7 +304,12 @@ class Runtime {
   std::vector<TargetInfo> targets() const;
   std::string default_target() const { return default_target_; }
   int num_threads() const;
+  // n threads for the parallel backends; 0: all cores. ValueError for a negative n or one above
+  // max_num_threads(), as for RuntimeOptions::num_threads and LOOM_NUM_THREADS.
   void set_num_threads(int n);
+  // The most threads loom lets a backend start: 4 x the hardware threads, at least 256 (TBB's own
+  // limit on its workers; docs/reliability.md, "Thread counts").
+  static int max_num_threads();
 
   // The backend that runs `target` ("cpu", "parallel", "cuda:1") and the device index.
   // TargetError for an unknown target (listing the known ones) or an unavailable one (why).
@@ -308,10 +321,14 @@ class Runtime {
   // Appended to a failed lookup of `name`: which refused library would have defined it, and why.
   std::string refused_why(const std::string& name) const;
 
-  std::unique_ptr<Impl> impl_;
-  Registry registry_;
-  std::vector<std::string> search_path_;
-  std::string default_target_;
+  explicit Runtime(std::shared_ptr<Impl> impl);   // another owner of the same state
+  std::shared_ptr<const Runtime> shared() const;  // the owner that handles hold
+
+  std::shared_ptr<Impl> impl_;
+  // Members of *impl_, named here so that they read as members of the Runtime.
+  Registry& registry_;
+  std::vector<std::string>& search_path_;
+  std::string& default_target_;
 };
 
 }  // namespace loom

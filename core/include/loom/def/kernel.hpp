@@ -65,7 +65,8 @@ struct HostKernel {
                         static_cast<unsigned>(b / (gx * gy)));
       if constexpr (uses_syncthreads<F>()) {
         Block blk{&f, &c, t};
-        loom::detail::run_block_fibers(c.threads.count(), &fiber_body, &blk, t.blockIdx);
+        loom::detail::run_block_fibers(c.threads.count(), &fiber_body, &blk, t.blockIdx,
+                                       c.stack_bytes);
       } else {
         for (unsigned z = 0; z < c.threads.z; ++z)
           for (unsigned y = 0; y < c.threads.y; ++y)
