@@ -349,11 +349,13 @@ TEST(RedteamShapes, ArangeToNaNCannotComputeLength) {  // was: empty
 }
 
 TEST(RedteamShapes, ArangeToInfinityExceedsTheMaximumSize) {
-  for (auto [a, b, s] : {std::tuple{0.0, double(INFINITY), 1.0},
-                         {double(INFINITY), 1.0, 1.0},
-                         {0.0, 1.0, 1e-300},
-                         {0.0, 0x1p63, 1.0}}) {
-    const std::string m = message_of<loom::ValueError>([&] { loom::arange(a, b, s); });
+  struct Bounds {
+    double start, stop, step;
+  };
+  for (const Bounds& c : {Bounds{0.0, INFINITY, 1.0}, Bounds{INFINITY, 1.0, 1.0},
+                          Bounds{0.0, 1.0, 1e-300}, Bounds{0.0, 0x1p63, 1.0}}) {
+    const std::string m =
+        message_of<loom::ValueError>([&] { loom::arange(c.start, c.stop, c.step); });
     EXPECT_EQ(m.rfind("arange: Maximum allowed size exceeded: arange(", 0), 0u) << m;
   }
   EXPECT_IN_CHILD(loom::ShapeError, loom::arange(0.0, 0x1p62),
