@@ -259,6 +259,7 @@ Array Array::broadcast_to(const Shape& shape) const {
   }
   Array v = *this;
   v.weak_ = false;
+  v.readonly_ = true;  // NumPy: broadcast_to gives a read-only view (one element, many outputs)
   const std::size_t lead = shape.size() - shape_.size();
   v.shape_ = shape;
   v.strides_.assign(shape.size(), 0);
@@ -283,6 +284,12 @@ Array Array::astype(DType t) const {
 Array Array::as_strong() const {
   Array v = *this;
   v.weak_ = false;
+  return v;
+}
+
+Array Array::as_readonly() const {
+  Array v = *this;
+  v.readonly_ = true;
   return v;
 }
 
@@ -396,7 +403,11 @@ Array wrap(void* ptr, Shape shape, DType dtype, Shape strides, Buffer::Deleter d
   if (deleter) del = [d = std::move(deleter), ptr](void*) { d(ptr); };  // the caller's pointer
   auto buf = std::make_shared<Buffer>(reinterpret_cast<void*>(base), static_cast<std::size_t>(span),
                                       device, std::move(del));
-  return Array(std::move(buf), dtype, std::move(shape), std::move(strides), -lo);
+  // A zero stride on an axis of more than one element: read-only, like a broadcast view.
+  bool repeats = false;
+  for (std::size_t k = 0; k < shape.size(); ++k) repeats |= strides[k] == 0 && shape[k] > 1;
+  Array a(std::move(buf), dtype, std::move(shape), std::move(strides), -lo);
+  return repeats ? a.as_readonly() : a;
 }
 
 }  // namespace loom

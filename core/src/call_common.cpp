@@ -1,6 +1,7 @@
 // Shared steps of ufunc, gufunc and reduce calls.
 #include "call_common.hpp"
 
+#include "loom/aliasing.hpp"
 #include "loom/strided.hpp"
 
 namespace loom::detail {
@@ -59,7 +60,14 @@ void Target::copy(const Array& src, const Array& dst) const {
 void Target::copy_where(const Array& src, const Array& dst, const Array& mask) const {
   if (dst.device().is_host()) return loom::copy_where(src, dst, mask);
   const Shape& shape = dst.shape();
-  const Array ops[] = {src.broadcast_to(shape), dst, mask.broadcast_to(shape)};
+  // Operands that dst's writes could reach are read from copies (a bool where= in out='s memory).
+  auto apart = [&](const Array& a) {
+    if (a.device().is_host() || !may_share_memory(a, dst) || same_elements(a, dst)) return a;
+    Array c = rt->empty(a.shape(), a.dtype(), a.device().str(), stream);
+    rt->copy_to(a, c, stream);
+    return c;
+  };
+  const Array ops[] = {apart(src).broadcast_to(shape), dst, apart(mask).broadcast_to(shape)};
   CastCall c{StridedIter::make(ops, shape), src.dtype(), dst.dtype(), stream.native()};
   c.masked = true;
   if (shape_size(shape) > 0) backend->cast(c, device);
@@ -110,15 +118,9 @@ OutSlot make_out_slot(const Target& t, const OpDesc& op, int k, DType loop_dtype
 void resolve_overlap(const Target& t, Arrays& inputs, const OutSlots& outs, bool identical_ok) {
   for (auto& in : inputs) {
     for (const auto& o : outs) {
+      // By address, not by buffer: two wraps of one memory overlap too.
       const Array& w = o.target;
-      if (in.buffer() != w.buffer() || in.size() == 0 || w.size() == 0) continue;
-      const auto [a0, a1] = in.byte_extent();
-      const auto [b0, b1] = w.byte_extent();
-      if (a1 <= b0 || b1 <= a0) continue;
-      if (identical_ok && in.data() == w.data() && in.strides() == w.strides() &&
-          in.shape() == w.shape()) {
-        continue;
-      }
+      if (!may_share_memory(in, w) || (identical_ok && same_elements(in, w))) continue;
       Array c = in.device().is_host()
                     ? empty(in.shape(), in.dtype())
                     : t.rt->empty(in.shape(), in.dtype(), in.device().str(), t.stream);

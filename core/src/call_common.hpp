@@ -51,8 +51,9 @@ struct OutSlot {
 OutSlot make_out_slot(const Target& t, const OpDesc& op, int k, DType loop_dtype,
                       const Shape& shape, const Array* given, Casting casting, bool masked);
 
-// Replaces inputs that share memory with an output (other than an identical view, when
-// `identical_ok`) by copies, so results are as if the inputs were read first (NumPy's rule).
+// Replaces inputs that may share memory with an output (by address: loom::may_share_memory;
+// other than the same elements, when `identical_ok`) by copies, so results are as if the inputs
+// were read first (NumPy's rule).
 using Arrays = SmallVec<Array, 4>;
 using OutSlots = SmallVec<OutSlot, 2>;
 void resolve_overlap(const Target& t, Arrays& inputs, const OutSlots& outs, bool identical_ok);

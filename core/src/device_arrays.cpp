@@ -1,6 +1,7 @@
 // Device arrays: allocation through the device backend, transfers, copies and streams.
 #include <cstring>
 
+#include "loom/aliasing.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
 #include "loom/shape_check.hpp"
@@ -111,6 +112,7 @@ Array Runtime::to_host(const Array& a, const Stream& s) const {
 }
 
 void Runtime::copy_to(const Array& src, const Array& dst, const Stream& s) const {
+  require_writeable(dst, "copy_to", "the destination");
   const Device sd = src.device(), dd = dst.device();
   if (sd.is_host() && dd.is_host()) return copy_cast(src, dst);
   const Shape both[] = {src.shape(), dst.shape()};
@@ -143,6 +145,10 @@ void Runtime::copy_to(const Array& src, const Array& dst, const Stream& s) const
   Array from = src;
   if (sd.is_host()) {  // host -> device: ship src as it is (small if broadcast), convert there
     from = to_device(src, dd.str(), s);
+  } else if (may_share_memory(src, dst) && !same_elements(src, dst)) {
+    // NumPy's copyto reads src before it writes dst: memory both reach goes through a copy.
+    from = empty(src.shape(), src.dtype(), sd.str(), s);
+    copy_to(src, from, s);
   }
   const Array ops[] = {from.broadcast_to(dst.shape()), dst};
   CastCall call{StridedIter::make(ops, dst.shape()), from.dtype(), dst.dtype(), s.native()};

@@ -5,6 +5,7 @@
 
 #include "call_common.hpp"
 #include "kernel_watchdog.hpp"
+#include "loom/aliasing.hpp"
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
 #include "loom/runtime.hpp"
@@ -173,6 +174,11 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
       continue;
     }
     Array a = *args[i].array();
+    // A View<T> parameter writes; only View<const T> takes a read-only array.
+    if (p.writable) {
+      require_writeable(a, "kernel '" + k.name + "'",
+                        "argument " + std::to_string(i) + " (" + p.str() + ")");
+    }
     if (t.on_device() && a.device().is_host()) {
       Array d = t.to_device(a);
       copies.push_back(d);

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "call_common.hpp"
+#include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
 #include "methods_common.hpp"
@@ -184,6 +185,7 @@ Array cast_for_loop(const Target& t, const Array& x, const ReduceTypes& rt) {
 Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
                     bool default_all) {
   const std::string who = "reduction '" + op.name + "'";
+  if (o.out) require_writeable(*o.out, who, "out=");
   SmallVec<const Array*, 4> all{&x};
   if (o.out) all.push_back(&*o.out);
   if (o.where) all.push_back(&*o.where);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "loom/aliasing.hpp"
+
 namespace loom {
 
 StridedIter StridedIter::make(std::span<char* const> base, std::span<const Shape> strides,
@@ -50,7 +52,10 @@ void copy_cast(const Array& src, const Array& dst) {
   if (!src.device().is_host() || !dst.device().is_host()) {
     throw DeviceError("copy_cast on the host got " + src.str() + " and " + dst.str());
   }
-  const Array s = src.broadcast_to(dst.shape());
+  require_writeable(dst, "copy_cast", "the destination");
+  // src is read whole before dst is written (NumPy's copyto): a copy where their bytes may meet.
+  const bool apart = !may_share_memory(src, dst) || same_elements(src, dst);
+  const Array s = (apart ? src : src.copy()).broadcast_to(dst.shape());
   const Array ops[] = {s, dst};
   const StridedIter it = StridedIter::make(ops, dst.shape());
   const DType from = src.dtype(), to = dst.dtype();
@@ -60,7 +65,9 @@ void copy_cast(const Array& src, const Array& dst) {
 }
 
 void copy_where(const Array& src, const Array& dst, const Array& mask) {
-  const Array s = src.broadcast_to(dst.shape());
+  require_writeable(dst, "copy_where", "the destination");
+  const bool apart = !may_share_memory(src, dst) || same_elements(src, dst);
+  const Array s = (apart ? src : src.copy()).broadcast_to(dst.shape());
   const Array m = mask.astype(DType::bool_).broadcast_to(dst.shape());
   const Array ops[] = {s, dst, m};
   const StridedIter it = StridedIter::make(ops, dst.shape());

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "methods_common.hpp"
 
@@ -13,6 +14,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   const OpDesc& op = *desc_;
   detail::require_binary(op, "at");
   const std::string who = "ufunc '" + op.name + "'.at";
+  require_writeable(a, who, "the array a");
   const Array* all[] = {&a, &indices, &b};
   const detail::Target t = detail::pick_target(*rt_, o.target, op, all, o.stream);
   if (a.ndim() == 0) throw ValueError(who + ": the array must have at least one dimension");
@@ -32,7 +34,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   // Device int64 indices of a device call stay there: the backend finds their range (16 bytes
   // read back instead of every index copied out and in); negative ones are fixed on the host.
   bool on_dev = t.on_device() && !indices.device().is_host() && indices.dtype() == DType::int64 &&
-                indices.is_c_contiguous() && indices.buffer() != a.buffer();
+                indices.is_c_contiguous() && !may_share_memory(indices, a);
   if (on_dev) {
     const auto [lo, hi] =
         t.backend->index_range(reinterpret_cast<const std::int64_t*>(indices.data()),
@@ -50,7 +52,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     }
   }
   if (!on_dev &&
-      (hidx.dtype() != DType::int64 || !hidx.is_c_contiguous() || hidx.buffer() == a.buffer())) {
+      (hidx.dtype() != DType::int64 || !hidx.is_c_contiguous() || may_share_memory(hidx, a))) {
     hidx = hidx.astype(DType::int64);  // a copy: also when the updates could change the indices
   }
   bool negative = false;
@@ -115,7 +117,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   };
   if (dt == a.dtype()) {
     Array bin = t.cast(bb, dt);
-    if (bin.buffer() == a.buffer()) {
+    if (may_share_memory(bin, a)) {
       const Array c = t.rt->empty_like(bin);
       t.copy(bin, c);
       bin = c;

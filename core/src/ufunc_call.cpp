@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "call_common.hpp"
+#include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
 #include "methods_common.hpp"
@@ -199,6 +200,9 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
 SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& o) const {
   const OpDesc& op = *desc_;
   check_counts(op, inputs, o);
+  for (std::size_t k = 0; k < o.out.size(); ++k) {
+    require_writeable(o.out[k], who(op), "out= array " + std::to_string(k));
+  }
   SmallVec<const Array*, 8> all;
   for (const auto& a : inputs) all.push_back(&a);
   for (const auto& a : o.out) all.push_back(&a);

@@ -2,6 +2,7 @@
 // target. The rules, and where they differ from NumPy's, are in docs/methods.md.
 #include <algorithm>
 
+#include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
 #include "methods_common.hpp"
@@ -95,6 +96,7 @@ Array Ufunc::accumulate(const Array& x, const AccumulateOptions& o) const {
   const OpDesc& op = *desc_;
   detail::require_binary(op, "accumulate");
   const std::string who = "ufunc '" + op.name + "'.accumulate";
+  if (o.out) require_writeable(*o.out, who, "out=");
   SmallVec<const Array*, 2> all{&x};
   if (o.out) all.push_back(&*o.out);
   const detail::Target t = detail::pick_target(
@@ -134,6 +136,7 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
   const OpDesc& op = *desc_;
   detail::require_binary(op, "reduceat");
   const std::string who = "ufunc '" + op.name + "'.reduceat";
+  if (o.out) require_writeable(*o.out, who, "out=");
   SmallVec<const Array*, 3> all{&x, &indices};
   if (o.out) all.push_back(&*o.out);
   const detail::Target t = detail::pick_target(

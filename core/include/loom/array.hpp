@@ -76,6 +76,10 @@ class Array {
   std::size_t itemsize() const { return loom::itemsize(dtype_); }
   Device device() const;
   bool weak() const { return weak_; }
+  // NumPy's flags.writeable: false for broadcast views, wrapped const memory and views of those;
+  // calls refuse to write a read-only array (out=, at's array, copy_to's destination, writable
+  // kernel arguments). docs/reliability.md, "Overlap and read-only arrays".
+  bool writeable() const { return !readonly_; }
   const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
   char* data() const { return static_cast<char*>(buffer_->data()) + offset_; }
   bool is_c_contiguous() const;
@@ -92,10 +96,11 @@ class Array {
   // A view when the strides allow it (always for C-contiguous data), else a C-contiguous copy as
   // NumPy does. One dimension may be -1.
   Array reshape(Shape shape) const;
-  Array broadcast_to(const Shape& shape) const;  // read-only in spirit: stride-0 dims
+  Array broadcast_to(const Shape& shape) const;  // read-only, as NumPy's (stride-0 dims)
   Array copy() const;                            // C-contiguous copy on the same device
   Array astype(DType t) const;                   // host only; always a new array
   Array as_strong() const;                       // same view without the weak-scalar mark
+  Array as_readonly() const;                     // same view, read-only (no way back)
 
   // Element access for host arrays (checked): item() needs size 1; at() takes one index per axis.
   template <class T>
@@ -113,6 +118,7 @@ class Array {
   Shape strides_;
   std::int64_t offset_ = 0;
   bool weak_ = false;
+  bool readonly_ = false;
 };
 
 // Creation (host memory unless a backend's allocator is used through Runtime).
@@ -140,6 +146,15 @@ Array array(std::initializer_list<T> v) {
 // Empty strides mean C-contiguous.
 Array wrap(void* ptr, Shape shape, DType dtype, Shape strides = {}, Buffer::Deleter deleter = {},
            Device device = {});
+// const memory gives a read-only array (as NumPy's frombuffer of bytes); so does a zero stride on
+// an axis of more than one element, which would make one element many outputs.
+template <class T>
+requires std::is_const_v<T> Array wrap(T* ptr, Shape shape, DType dtype, Shape strides = {},
+                                       Buffer::Deleter deleter = {}, Device device = {}) {
+  return wrap(const_cast<void*>(static_cast<const void*>(ptr)), std::move(shape), dtype,
+              std::move(strides), std::move(deleter), device)
+      .as_readonly();
+}
 
 // ---- template definitions ----
 

@@ -1,0 +1,38 @@
+// Catalogue triggers of issue 12's read-only arrays (docs/errors.md): writes into a broadcast view
+// or wrapped const memory through out=, ufunc.at, copy_to and a kernel's written argument.
+#include <vector>
+
+#include "catalogue.hpp"
+#include "loom/runtime.hpp"
+#include "trigger_helpers.hpp"
+
+namespace loom {
+
+using namespace catalogue;  // NOLINT: the helpers of this file
+
+namespace {
+
+const TriggerSet aliasing = {
+    {"E-VALUE-READONLY-OUT",
+     [] {
+       const Array x = zeros({4});
+       rt().ufunc("add")(x, x, {.out = {zeros({1}).broadcast_to({4})}});
+     }},
+    {"E-VALUE-READONLY-AT",
+     [] {
+       static const std::vector<double> memory(4, 0.0);
+       rt().ufunc("add").at(wrap(memory.data(), {4}, DType::float64), arange(2), 1.0);
+     }},
+    {"E-VALUE-READONLY-COPY", [] { rt().copy_to(zeros({3}), zeros({1}).broadcast_to({3})); }},
+    {"E-VALUE-READONLY-KERNEL",
+     [] {
+       const Array x = zeros({4});
+       rt().kernel("add_kernel")
+           .launch({.blocks = 1, .threads = 4, .target = "cpu"}, x, x,
+                   zeros({1}).broadcast_to({4}));
+     }},
+};
+
+}  // namespace
+
+}  // namespace loom
