@@ -212,7 +212,7 @@ Kernel Runtime::kernel(const std::string& name) const {
     throw LookupError(
         "no kernel named '" + name + "' is registered" +
         (registry_.find(name) ? " (there is an op of that name: use ufunc/reduce)" : "") +
-        "; loom-info lists the registered kernels." + refused_why(name));
+        "; loom-info lists the registered kernels" + refused_why(name));
   }
   Kernel k;
   k.rt_ = shared();

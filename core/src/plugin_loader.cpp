@@ -18,11 +18,11 @@ std::string core_library_dir() {
   return std::filesystem::path(info.dli_fname).parent_path().string();
 }
 
-LoadedLibrary load_plugin_library(const std::string& path, Registry& registry,
-                                  Runtime::Impl& impl) {
+LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, Runtime::Impl& impl,
+                                  bool folder_checked) {
   namespace dll = boost::dll;
   const std::string file = std::filesystem::path(path).filename().string();
-  if (auto why = plugin_trust_problem(path); !why.empty()) {
+  if (auto why = plugin_trust_problem(path, folder_checked); !why.empty()) {
     throw PluginError("plugin " + path + " refused: " + why);
   }
   // Before dlopen: a file whose segments reach past its end would be a SIGBUS inside the loader
@@ -111,9 +111,9 @@ std::string refused_note(const Runtime::Impl& impl, const std::string& name) {
       ++more;
     }
   }
-  if (!would.empty()) return would;
+  if (!would.empty()) return "." + would;
   if (unknown.empty()) return {};
-  return " Libraries refused before their ops were known (one of them may define it): " + unknown +
+  return ". Libraries refused before their ops were known (one of them may define it): " + unknown +
          (more ? "; and " + std::to_string(more) + " more (Runtime::libraries() lists them)" : "") +
          ".";
 }

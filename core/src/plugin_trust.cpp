@@ -77,7 +77,11 @@ std::string folder_chain_problem(fs::path dir, const std::string& below) {
 
 }  // namespace
 
-std::string plugin_trust_problem(const std::string& path) {
+std::string plugin_trust_problem(const std::string& path, bool folder_trusted) {
+  if (folder_trusted) {  // the folder scan checked the folder and those above it just now
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return own_problem(st, "it ");
+  }
   std::error_code ec;
   const fs::path given = fs::absolute(path, ec).lexically_normal();
   if (ec) return {};

@@ -133,7 +133,7 @@ Runtime::Runtime(RuntimeOptions options)
   for (const auto& f : files) {
     std::lock_guard lock(impl_->mutex);
     try {
-      impl_->records.push_back(load_plugin_library(f.string(), registry_, *impl_));
+      impl_->records.push_back(load_plugin_library(f.string(), registry_, *impl_, true));
     } catch (const Error& e) {
       impl_->records.push_back(
           LoadedLibrary{f.string(), f.filename().string(), Family::host, false, e.what()});
@@ -272,7 +272,7 @@ Ufunc Runtime::ufunc(const std::string& name) const {
   if (!d || d->kind == OpKind::reduce) {
     throw LookupError("no ufunc or gufunc named '" + name + "' is registered" +
                       (d ? " (it is a reduction: use Runtime::reduce)" : "") +
-                      "; loom-info lists the registered ops." + refused_why(name));
+                      "; loom-info lists the registered ops" + refused_why(name));
   }
   Ufunc u;
   u.rt_ = shared();
@@ -285,7 +285,7 @@ Reduce Runtime::reduce(const std::string& name) const {
   if (!d || d->kind != OpKind::reduce) {
     throw LookupError("no reduction named '" + name + "' is registered" +
                       (d ? std::string(" (it is a ") + loom::name(d->kind) + ")" : "") +
-                      "; loom-info lists the registered ops." + refused_why(name));
+                      "; loom-info lists the registered ops" + refused_why(name));
   }
   Reduce r;
   r.rt_ = shared();

@@ -29,9 +29,11 @@ struct Runtime::Impl {
 
 // Loads one library into the runtime's registry and backends; PluginError when refused, with the
 // registry and backends unchanged.
-LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, Runtime::Impl& impl);
-// Why a name looked up in the registry may be missing: " (libloom_x.so would have defined it but
-// was refused: <why>)", or the libraries refused before their ops were known; empty if none.
+// `folder_checked`: the caller found the folder holding `path` trusted (the folder scan).
+LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, Runtime::Impl& impl,
+                                  bool folder_checked = false);
+// Why a name looked up in the registry may be missing: ". libloom_x.so would have defined it but
+// was refused: <why>.", or the libraries refused before their ops were known; empty if none.
 std::string refused_note(const Runtime::Impl& impl, const std::string& name);
 // Folder holding libloom.so itself.
 std::string core_library_dir();

@@ -31,7 +31,8 @@ std::string plugin_file_problem(const std::string& path);
 // itself is writable by every user; a folder above it is writable by every user without the
 // sticky bit; the file or one of those folders belongs to another user who is not root. When
 // `path` is or passes through a symlink, the folders holding the link and those holding its
-// target are both checked.
-std::string plugin_trust_problem(const std::string& path);
+// target are both checked. `folder_trusted`: the caller has just checked the folder holding
+// `path` (a plugin folder of the search path), so a plain file there needs only its own check.
+std::string plugin_trust_problem(const std::string& path, bool folder_trusted = false);
 
 }  // namespace loom
