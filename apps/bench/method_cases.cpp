@@ -110,8 +110,10 @@ void at_case(benchmark::State& st, const Runtime& rt, const std::string& target,
     const auto* bv = reinterpret_cast<const T*>(b.data());
     for (std::int64_t j = 0; j < kAtUpdates; ++j) w[iv[j]] += bv[j];
     const Array got = rt.to_host(a);
-    const bool ok = device && is_float ? rel_err(got, want) <= 1e-12
-                                       : std::memcmp(got.data(), want.data(), bytes_of(want)) == 0;
+    // Floats on cuda (atomics) and parallel (private bins) sum in another order than the loop.
+    const bool ok = is_float && target != "cpu"
+                        ? rel_err(got, want) <= 1e-12
+                        : std::memcmp(got.data(), want.data(), bytes_of(want)) == 0;
     if (!ok) {
       st.SkipWithError(("add.at on " + target + ": the bins differ from the in-order loop's (" +
                         std::to_string(rel_err(got, want)) + " relative)")

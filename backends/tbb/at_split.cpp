@@ -1,7 +1,12 @@
-// Parallel ufunc.at. Every path gives run_at_serial's bits:
-//  - integer dtypes of reorderable ops (the loop has at_atomic), 1-d a, indices spanning at least
-//    kAtomicMinRows rows: the updates split into chunks, applied with atomics (any order of
-//    integer adds, products, max, ... gives the same integers);
+// Parallel ufunc.at. Every path gives the same bits on every run and thread count:
+//  - reorderable ops on a 1-d a with several updates per row (float or integer add, max, ...):
+//    private bins. The updates are cut into parts fixed by the shape; each part folds its updates in
+//    order into bins of its own, then every row folds a's value with the parts' bins in part
+//    order, as a parallel sum regroups its terms: cpu's bits for integers, for floats the same
+//    bits on every run and thread count but not cpu's (docs/methods.md, Determinism);
+//  - integer dtypes of reorderable ops (the loop has at_atomic) with fewer updates per row, 1-d a
+//    of at least kAtomicMinRows rows: the updates split into chunks, applied with atomics (any
+//    order of integer adds, products, max, ... gives the same integers, cpu's);
 //  - sub-array updates (a has more than one dim) of at least kMinChunk elements each: split over
 //    the sub-array's elements, every task applying all updates to its slice, in order;
 //  - otherwise the ordered path: every chunk of updates is sorted on its own (a stable counting
@@ -196,21 +201,151 @@ void ordered_buckets(const AtCall& c, const Executor& ex, std::int64_t hi) {
   }
 }
 
+// How many parts the private-bins path cuts `c` into, with indices in [0, rows); 0 when it does
+// not apply. The shape alone decides.
+std::int64_t private_parts(const AtCall& c, std::int64_t rows) {
+  if (!c.reorderable || !c.rest.empty() || rows < 1) return 0;
+  const auto isz = static_cast<std::int64_t>(itemsize(c.dtype));
+  const std::int64_t parts =
+      std::min({kAtParts, c.m / (kAtPartPerRow * rows), kAtPartBytes / (rows * (isz + 1))});
+  return parts >= 2 ? parts : 0;
+}
+
+// Updates [j0, j1) into one part's bins (rows of S bytes) and touched flags, in order: a row's
+// first update is copied in, the later ones are gathered kAtPartBlock at a time for the loop's at
+// (a row's copy comes before its gathered updates, so each row still sees them in order).
+template <std::size_t S>
+void fill_part(const AtCall& c, std::int64_t j0, std::int64_t j1, std::int64_t,
+               char* __restrict bins, unsigned char* __restrict touched) {
+  std::int64_t gi[kAtPartBlock];
+  alignas(16) unsigned char gb[kAtPartBlock * S];
+  const std::int64_t* __restrict const idx = c.idx;
+  const char* const b = c.b;
+  const std::int64_t b_step = c.b_step;
+  for (std::int64_t s = j0; s < j1; s += kAtPartBlock) {
+    const std::int64_t e = std::min(j1, s + kAtPartBlock);
+    std::int64_t k = 0;
+    for (std::int64_t j = s; j < e; ++j) {
+      const std::int64_t i = idx[j];
+      if (touched[i]) {
+        gi[k] = i;
+        std::memcpy(gb + k * S, b + j * b_step, S);
+        ++k;
+      } else {
+        touched[i] = 1;
+        std::memcpy(bins + i * S, b + j * b_step, S);
+      }
+    }
+    if (k > 0) {
+      c.loop->at(bins, S, gi, k, reinterpret_cast<const char*>(gb), S, c.loop->data);
+    }
+  }
+}
+
+// The same for an op with an identity: the bins start at it, so every update goes to the loop's
+// at as it comes (op(identity, b) is b), and the touched flags are set in a pass of their own over
+// each block's indices, still in cache.
+template <std::size_t S>
+void fill_part_identity(const AtCall& c, std::int64_t j0, std::int64_t j1, std::int64_t rows,
+                        char* __restrict bins, unsigned char* __restrict touched) {
+  for (std::int64_t r = 0; r < rows; ++r) std::memcpy(bins + r * S, c.identity, S);
+  const std::int64_t* __restrict const idx = c.idx;
+  for (std::int64_t s = j0; s < j1; s += kAtPartBlock) {
+    const std::int64_t e = std::min(j1, s + kAtPartBlock);
+    c.loop->at(bins, S, idx + s, e - s, c.b + s * c.b_step, c.b_step, c.loop->data);
+    for (std::int64_t j = s; j < e; ++j) touched[idx[j]] = 1;
+  }
+}
+
+using FillFn = void (*)(const AtCall&, std::int64_t, std::int64_t, std::int64_t, char*,
+                        unsigned char*);
+
+FillFn fill_for(std::size_t size, bool identity) {
+  switch (size) {
+    case 1:
+      return identity ? &fill_part_identity<1> : &fill_part<1>;
+    case 2:
+      return identity ? &fill_part_identity<2> : &fill_part<2>;
+    case 4:
+      return identity ? &fill_part_identity<4> : &fill_part<4>;
+    case 8:
+      return identity ? &fill_part_identity<8> : &fill_part<8>;
+    default:  // complex128, the largest dtype
+      return identity ? &fill_part_identity<16> : &fill_part<16>;
+  }
+}
+
+void private_bins(const AtCall& c, const Executor& ex, std::int64_t rows, std::int64_t parts) {
+  const auto isz = static_cast<std::int64_t>(itemsize(c.dtype));
+  static thread_local Scratch scratch;  // as ordered_buckets': no page faults on every call
+  unsigned char* const mem = scratch.get(parts * rows * (isz + 1));
+  char* const bins = reinterpret_cast<char*>(mem);
+  unsigned char* const touched = mem + parts * rows * isz;
+  const FillFn fill = fill_for(static_cast<std::size_t>(isz), c.identity != nullptr);
+  ex.run(parts, [&](std::int64_t p) {
+    std::memset(touched + p * rows, 0, static_cast<std::size_t>(rows));
+    fill(c, c.m * p / parts, c.m * (p + 1) / parts, rows, bins + p * rows * isz,
+         touched + p * rows);
+  });
+  // a[r] = op(a[r], bins_p[r]) for p in order, over each part's runs of touched rows.
+  const Chunks ch = balanced_chunks(rows, parts, ex.threads(), kAlign);
+  ex.run(ch.count(), [&](std::int64_t t) {
+    const std::int64_t end = ch.end(t);
+    const std::int64_t steps[3] = {c.a_step, isz, c.a_step};
+    for (std::int64_t p = 0; p < parts; ++p) {
+      const unsigned char* const tp = touched + p * rows;
+      const char* const bp = bins + p * rows * isz;
+      for (std::int64_t r = ch.begin(t); r < end;) {
+        while (r < end && !tp[r]) ++r;
+        std::int64_t r1 = r;
+        while (r1 < end && tp[r1]) ++r1;
+        if (r1 > r) {
+          char* args[3] = {c.a + r * c.a_step, const_cast<char*>(bp + r * isz), c.a + r * c.a_step};
+          std::int64_t n = r1 - r;
+          c.loop->host(args, &n, steps, c.loop->data);
+        }
+        r = r1;
+      }
+    }
+  });
+}
+
 }  // namespace
+
+std::pair<std::int64_t, std::int64_t> at_index_range(const std::int64_t* idx, std::int64_t m,
+                                                     const Executor& ex) {
+  if (!ex.parallel() || m < 2 * kAtChunk) return host_index_range(idx, m);
+  const Chunks ch{m, std::max(kAtChunk, ceil_div(m, ex.threads() * kChunksPerThread))};
+  std::vector<std::pair<std::int64_t, std::int64_t>> part(static_cast<std::size_t>(ch.count()));
+  ex.run(ch.count(), [&](std::int64_t i) {
+    part[i] = host_index_range(idx + ch.begin(i), ch.end(i) - ch.begin(i));
+  });
+  std::pair<std::int64_t, std::int64_t> r = part[0];
+  for (const auto& [lo, hi] : part) r = {std::min(r.first, lo), std::max(r.second, hi)};
+  return r;
+}
 
 void run_at_split(const AtCall& c, const Executor& ex) {
   const std::int64_t inner = shape_size(c.rest);  // 1 for a 1-d a
   if (c.m == 0 || inner == 0) return;
-  if (!ex.parallel() || c.m < 2) return run_at_serial(c);
-  if (!c.rest.empty() && inner >= kMinChunk) return split_rest(c, ex, inner);
+  // Private bins whenever the shape asks for them, whatever runs the call (their bits depend on
+  // the shape only); for integers they beat atomics, which move a cache line between cores on
+  // every update. Atomics for integer updates too few per row for bins. The rows are a's extent
+  // (from the core; a caller that leaves it 0 costs a pass over the indices for the largest).
+  const bool one_d = c.reorderable && c.rest.empty() && c.m >= 2;
+  const std::int64_t hi = c.rows > 0 ? c.rows - 1 : one_d ? max_index(c, ex) : -1;
+  const std::int64_t parts = one_d ? private_parts(c, hi + 1) : 0;
   // The atomic and the ordered paths do about twice the serial loop's work (compare-and-swap;
   // sort then apply): with few threads the serial loop is as fast, and gives the same bits.
-  if (ex.threads() < kAtMinThreads) return run_at_serial(c);
-  const std::int64_t hi = max_index(c, ex);
-  if (c.rest.empty() && c.loop->at_atomic && hi + 1 >= kAtomicMinRows) {
+  const bool split = ex.parallel() && c.m >= 2 && ex.threads() >= kAtMinThreads;
+  if (parts > 0) return private_bins(c, ex, hi + 1, parts);
+  if (split && c.rest.empty() && c.loop->at_atomic && hi + 1 >= kAtomicMinRows) {
     return atomic_updates(c, ex);
   }
-  ordered_buckets(c, ex, hi);
+  if (!ex.parallel() || c.m < 2) return run_at_serial(c);
+  if (!c.rest.empty() && inner >= kMinChunk) return split_rest(c, ex, inner);
+  if (!split) return run_at_serial(c);
+  ordered_buckets(c, ex, hi >= 0 ? hi : max_index(c, ex));
 }
 
 }  // namespace loom::backend::tbb_backend

@@ -59,6 +59,15 @@ inline constexpr std::int64_t kAtomicMinRows = 4096;
 // Both of at's paths over the updates do about twice the serial work: below this many threads
 // the serial loop is as fast.
 inline constexpr int kAtMinThreads = 4;
+// at's private bins (reorderable ops on a 1-d a): the updates cut into at most kAtParts parts,
+// each with at least kAtPartPerRow updates per row on average (so that combining the parts' bins
+// costs at most half the updates), the bins of all parts at most kAtPartBytes. Fixed by the
+// shape only: the bits never depend on the thread count. Each part applies kAtPartBlock updates
+// at a time (first touches copied, the rest gathered for the loop's at, in cache).
+inline constexpr std::int64_t kAtParts = 32;
+inline constexpr std::int64_t kAtPartPerRow = 2;
+inline constexpr std::int64_t kAtPartBytes = 64 << 20;
+inline constexpr std::int64_t kAtPartBlock = 2048;
 
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 inline std::int64_t round_up(std::int64_t a, std::int64_t m) { return ceil_div(a, m) * m; }

@@ -91,6 +91,11 @@ class TbbBackend final : public Backend {
     run_at_split(c, executor(c.m * std::max<std::int64_t>(shape_size(c.rest), 1)));
   }
 
+  std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx, std::int64_t m, int,
+                                                    void*) override {
+    return at_index_range(idx, m, executor(m));
+  }
+
   // Blocks run concurrently, kChunksPerThread runs of blocks per thread; a block's threads stay
   // on one OS thread (as fibers when the kernel uses syncthreads), so its shared memory needs no
   // locking. What a thread does is unknown (grid-stride threads loop), so any grid of two or

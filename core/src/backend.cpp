@@ -2,6 +2,8 @@
 // calls, so reaching one is an error naming the backend.
 #include "loom/backend.hpp"
 
+#include <algorithm>
+
 #include "loom/error.hpp"
 #include "loom/exec.hpp"
 
@@ -50,9 +52,19 @@ void Backend::run_at(const AtCall& call, int) {
   call.loop->device_at(call, call.loop->data);
 }
 
-std::pair<std::int64_t, std::int64_t> Backend::index_range(const std::int64_t*, std::int64_t, int,
-                                                           void*) {
-  no_device(*this, "index_range");
+std::pair<std::int64_t, std::int64_t> Backend::index_range(const std::int64_t* idx, std::int64_t m,
+                                                           int, void*) {
+  if (family() != Family::host) no_device(*this, "index_range");
+  return host_index_range(idx, m);
+}
+
+std::pair<std::int64_t, std::int64_t> host_index_range(const std::int64_t* idx, std::int64_t m) {
+  std::int64_t lo = m > 0 ? idx[0] : 0, hi = m > 0 ? idx[0] : -1;
+  for (std::int64_t j = 1; j < m; ++j) {  // branch-free min/max: the compiler vectorizes it
+    lo = std::min(lo, idx[j]);
+    hi = std::max(hi, idx[j]);
+  }
+  return {lo, hi};
 }
 
 void Backend::run_kernel(KernelCall& call, int) {

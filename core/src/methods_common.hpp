@@ -41,6 +41,8 @@ Array cast_for_loop(const Target& t, const Array& x, const ReduceTypes& types);
 void masked_fold(const Target& t, const LoopImpl& impl, DType dt, const Array& xin,
                  const Array& mask, const std::vector<bool>& reduced, bool reorderable,
                  const Array& res);
+// The op's identity (it must have one) as a 0-d host array of dtype dt.
+Array identity_value(const OpDesc& op, DType dt, const std::string& who);
 Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
                     bool default_all);
 

@@ -87,16 +87,16 @@ Array finish_reduction(const Target& t, Array shaped, DType want, const std::opt
   return t.on_device() && !t.device_mode ? t.rt->to_host(shaped, t.stream) : shaped;
 }
 
-// The op's identity in dtype dt. Identities are small integers or values such as -1 (all ones
-// for unsigned, as NumPy's bitwise_and): integer loops take them through int64, with wrapping.
+}  // namespace
+
+// Identities are small integers or values such as -1 (all ones for unsigned, as NumPy's
+// bitwise_and): integer loops take them through int64, with wrapping.
 Array identity_value(const OpDesc& op, DType dt, const std::string& who) {
   const Kind k = kind(dt);
   return k == Kind::floating || k == Kind::complex
              ? exact_initial(Array(*op.identity), dt, who)
              : Array(static_cast<std::int64_t>(*op.identity)).astype(dt);
 }
-
-}  // namespace
 
 std::optional<DType> reduction_dtype(const OpDesc& op, DType x, std::optional<DType> forced) {
   // NumPy: dtype= (or out='s dtype) when given; else add and multiply (np.sum, np.prod) reduce

@@ -57,12 +57,18 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   }
   bool negative = false;
   if (!on_dev) {
+    // The range first (split over a host backend's threads; a device backend's host-mode call
+    // scans here); only when it is out of bounds, the first bad index in order, as NumPy names.
     const auto* p = reinterpret_cast<const std::int64_t*>(hidx.data());
-    for (std::int64_t j = 0, m = hidx.size(); j < m; ++j) {
-      const std::int64_t i = p[j];
-      negative = negative || i < 0;
-      if (i < -n0 || i >= n0) throw out_of_bounds(std::to_string(i));
+    const std::int64_t m = hidx.size();
+    const auto [lo, hi] =
+        t.on_device() ? host_index_range(p, m) : t.backend->index_range(p, m, t.device, nullptr);
+    if (m > 0 && (lo < -n0 || hi >= n0)) {
+      for (std::int64_t j = 0; j < m; ++j) {
+        if (p[j] < -n0 || p[j] >= n0) throw out_of_bounds(std::to_string(p[j]));
+      }
     }
+    negative = m > 0 && lo < 0;
   }
   if (negative) {
     hidx = hidx.copy();
@@ -96,6 +102,9 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     w = a.device().is_host() ? a.astype(dt) : t.cast(a, dt);
     if (t.on_device()) w = t.to_device(w);
   }
+  // The identity for host backends that start bins of their own from it.
+  const bool has_identity = op.identity && op.reorderable && !t.on_device();
+  const Array identity = has_identity ? detail::identity_value(op, dt, who) : Array();
   auto run = [&](const Array& idx, const Array& bin, std::int64_t count, bool scalar_index) {
     Array didx = idx, db = bin;
     if (t.on_device()) didx = t.to_device(didx), db = t.to_device(db);
@@ -112,6 +121,8 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     c.loop = &loop.impl[static_cast<int>(t.family)];
     c.dtype = dt;
     c.reorderable = op.reorderable;
+    c.rows = n0;
+    c.identity = has_identity ? identity.data() : nullptr;
     c.stream = t.stream.native();
     t.backend->run_at(c, t.device);
   };

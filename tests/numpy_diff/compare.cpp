@@ -246,7 +246,7 @@ void check_unchanged(const Outcome& o, Finding what, bool skip_out, bool skip_fi
 }  // namespace
 
 std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o,
-                           bool device_target) {
+                           bool any_order) {
   std::vector<Problem> p;
   const Expect& x = c.expect;
   if (o.foreign) {
@@ -273,7 +273,7 @@ std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome
     if (!values) return p;
     const loom::Array& a = o.args[0].base;
     FloatRule r = rule_for(c, a.dtype(), a.dtype());
-    const bool unordered = device_target && !x.scale.is_null();
+    const bool unordered = any_order && !x.scale.is_null();
     if (unordered) r.kind = FloatRule::prefix;
     compare_values(a, a.dtype(), x.a_after, r, unordered ? x.scale : json(),
                    unordered ? x.count : json(), Finding::at_values, nullptr, p);

@@ -57,10 +57,11 @@ struct Problem {
   std::string detail;
 };
 
-// device_target: the call ran on a device target, where add.at and multiply.at of floats may
-// apply the updates of one element in any order (atomics): bounded as accumulate is, below.
+// any_order: the call ran on a target where add.at and multiply.at of floats may group the
+// updates of one element otherwise than in order (cuda's atomics, parallel's private bins):
+// bounded as accumulate is, below.
 std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o,
-                           bool device_target);
+                           bool any_order);
 
 // The ufunc behind a case (rt.reduce's sum is add, prod multiply, max maximum, min minimum).
 std::string ufunc_of(const Case& c);

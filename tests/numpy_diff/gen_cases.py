@@ -707,8 +707,8 @@ def draw_accumulate(d, case, op, reduceat):
 
 def at_bound(base_shape, view_ops, a_before, idx, b, op):
     """For add.at and multiply.at of floats: per element of a's base, the scale of the rounding
-    error (|a| combined with every |b| that lands there) and the number of terms. Device targets
-    may apply the updates of one element in any order (atomics)."""
+    error (|a| combined with every |b| that lands there) and the number of terms. cuda
+    (atomics) and parallel (private bins) may group the updates of one element in any order."""
     s, k = np.zeros(base_shape), np.zeros(base_shape)
     sv, kv = apply_view(s, view_ops), apply_view(k, view_ops)
     sv[...] = np.abs(np.asarray(a_before, dtype=np.float64))

@@ -54,8 +54,9 @@ class Backend {
   // device backends call the loop's device_scan / device_at.
   virtual void run_scan(const ScanCall& call, int device);
   virtual void run_at(const AtCall& call, int device);
-  // The smallest and largest of m int64 indices in device memory (ufunc.at checks device indices
-  // there instead of copying them to the host); {0, -1} when m is 0. Device backends only.
+  // The smallest and largest of m int64 indices in the backend's memory (ufunc.at checks its
+  // indices with it: device indices where they are, host ones split over a host backend's
+  // threads); {0, -1} when m is 0. Default: host_index_range for host backends.
   virtual std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx, std::int64_t m,
                                                             int device, void* stream);
   // A custom kernel's grid. Host backends run call.impl->host over ranges of blocks (the core

@@ -2,6 +2,7 @@
 // settled: pointers, a strided iteration space and the loop to run over it.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "loom/op.hpp"
@@ -80,6 +81,10 @@ struct AtCall {
   const LoopImpl* loop;
   DType dtype;
   bool reorderable = false;
+  std::int64_t rows = 0;  // a's extent along the indexed axis: every idx[j] is in [0, rows)
+  // The op's identity in `dtype` (host memory) for host calls, else null: lets a host backend
+  // start bins of its own from it (tbb's private bins).
+  const void* identity = nullptr;
   void* stream = nullptr;
 };
 
@@ -91,5 +96,7 @@ void run_reduce_range(const ReduceCall& c, std::int64_t begin, std::int64_t end)
 void run_scan_range(const ScanCall& c, std::int64_t begin, std::int64_t end);
 // Every update in order (the cpu result).
 void run_at_serial(const AtCall& c);
+// The smallest and largest of m host int64 indices, serially ({0, -1} when m is 0).
+std::pair<std::int64_t, std::int64_t> host_index_range(const std::int64_t* idx, std::int64_t m);
 
 }  // namespace loom

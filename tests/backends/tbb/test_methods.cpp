@@ -2,8 +2,10 @@
 // - accumulate: whole lines in parallel give the cpu bits (many lines, non-reorderable ops,
 //   integers); few long lines of a reorderable op are scanned in blocks, whose bits are the same on
 //   every run and with any thread count and whose error stays within the blocked scan's bound;
-// - at: the cpu bits for every dtype and op (atomics for integers of reorderable ops, an ordered
-//   path otherwise), including repeated indices, broadcast b and sub-array updates;
+// - at: the cpu bits for integers (private bins or atomics for reorderable ops) and for ops that
+//   are not reorderable (an ordered path), including repeated indices, broadcast b and sub-array
+//   updates; float updates of reorderable ops with several updates per row go to private bins:
+//   the same bits on every run and thread count, within the error bound of any summation order;
 // - reduce of a non-reorderable op: each output folded in order, the cpu bits.
 #include <gtest/gtest.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -12,6 +14,8 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "chunking.hpp"
@@ -208,52 +212,120 @@ std::vector<std::int64_t> random_indices(std::int64_t m, std::int64_t rows, unsi
   return same_bits(on_par, on_cpu);
 }
 
-TEST(At, FloatsMatchCpuBitwise) {
+TEST(At, OrderedFloatsMatchCpuBitwise) {
   auto& rt = at_runtime();
   const std::int64_t m = 2'000'000;
   const Array b = random_array({m}, DType::float64, 20);
-  // Many bins (the ordered path's 256 buckets), a few (repeats in every bucket), one, and the
-  // last row only (one bucket at the end of a long range).
+  // Many bins (the ordered path's 256 buckets), a few (repeats in every bucket), one.
   for (std::int64_t rows : {100'000, 1000, 37, 1}) {
     const Array a = random_array({rows}, DType::float64, 21);
     const Array idx = loom::from_vector(random_indices(m, rows, 22, true));
-    EXPECT_TRUE(at_matches_cpu(rt, "t_plus", a, idx, b)) << rows;
     EXPECT_TRUE(at_matches_cpu(rt, "t_minus", a, idx, b)) << rows;
     EXPECT_TRUE(
-        at_matches_cpu(rt, "t_plus", a.astype(DType::float32), idx, b.astype(DType::float32)))
+        at_matches_cpu(rt, "t_minus", a.astype(DType::float32), idx, b.astype(DType::float32)))
         << rows;
   }
+  // A reorderable op with fewer than 4 updates per row takes the ordered path too (no private
+  // bins), as does the last row of a long range updated alone.
+  const Array big = random_array({700'000}, DType::float64, 27);
+  EXPECT_TRUE(at_matches_cpu(rt, "t_plus", big,
+                             loom::from_vector(random_indices(m, 700'000, 28, true)), b));
   const Array a = random_array({50'000}, DType::float64, 23);
   const Array last = loom::from_vector(std::vector<std::int64_t>(100'000, 49'999));
   EXPECT_TRUE(at_matches_cpu(rt, "t_plus", a, last, random_array({100'000}, DType::float64, 24)));
   // b broadcast from a scalar, b strided, int32 indices.
   const Array idx = loom::from_vector(random_indices(m, 50'000, 25));
-  EXPECT_TRUE(at_matches_cpu(rt, "t_plus", a, idx, Array(0.1)));
+  EXPECT_TRUE(at_matches_cpu(rt, "t_minus", a, idx, Array(0.1)));
   const Array wide = random_array({2 * m}, DType::float64, 26);
   EXPECT_TRUE(at_matches_cpu(rt, "t_minus", a, idx, wide.slice(0, 0, 2 * m, 2)));
-  EXPECT_TRUE(at_matches_cpu(rt, "t_plus", a, idx.astype(DType::int32), b));
+  EXPECT_TRUE(at_matches_cpu(rt, "t_minus", a, idx.astype(DType::int32), b));
 }
 
-// The order of the updates matters for a float add: the parallel result is np.add.at's
+// Private bins (a reorderable float op, at least 4 updates per row): every update of a row takes
+// part in one rounding (into its part's bin, the first one exact from the identity, or the bin's
+// into a), so a row of n updates is within the serial loop's bound, |err| <= gamma_n * (|a_i| +
+// sum |b|) <= (n_i + 1) * eps * (|a_i| + sum |b|); rows no update touches keep
+// their bits (-0.0 stays -0.0); the bits are the same with any thread count, on every run and from
+// inside a parallel region; max (exact in any order) gives the cpu bits.
+template <class T>
+void check_private_bins(std::int64_t rows, std::int64_t m, unsigned seed) {
+  const DType dt = std::is_same_v<T, float> ? DType::float32 : DType::float64;
+  std::vector<std::int64_t> iv = random_indices(m, rows, seed);
+  const std::int64_t skip = rows / 2;  // a row no update touches (when there are 3 or more)
+  if (rows > 2) {
+    for (auto& i : iv) i += i == skip ? 1 : 0;
+  }
+  const Array idx = loom::from_vector(iv);
+  const Array b = random_array({m}, dt, seed + 1, -1e3, 1e3);
+  const Array a = random_array({rows}, dt, seed + 2);
+  if (rows > 2) reinterpret_cast<T*>(a.data())[skip] = T(-0.0);
+  std::vector<long double> exact(rows), mag(rows), n(rows, 0);
+  const std::vector<T> av = a.to_vector<T>(), bv = b.to_vector<T>();
+  for (std::int64_t r = 0; r < rows; ++r) exact[r] = av[r], mag[r] = std::fabs(av[r]);
+  for (std::int64_t j = 0; j < m; ++j) {
+    exact[iv[j]] += bv[j], mag[iv[j]] += std::fabs(bv[j]), n[iv[j]] += 1;
+  }
+  loom::Runtime one(options(1));
+  const Array ref = a.copy();
+  one.ufunc("t_plus").at(ref, idx, b, {.target = "parallel"});
+  const std::vector<T> got = ref.to_vector<T>();
+  const long double eps = std::numeric_limits<T>::epsilon();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    ASSERT_LE(std::fabs(got[r] - exact[r]), (n[r] + 1) * eps * mag[r]) << r;
+  }
+  if (rows > 2) {
+    EXPECT_TRUE(std::signbit(got[skip]) && got[skip] == 0) << "untouched -0.0";
+  }
+  for (int threads : {2, 3, 8}) {
+    loom::Runtime rt(options(threads));
+    for (int run = 0; run < 2; ++run) {
+      const Array again = a.copy();
+      rt.ufunc("t_plus").at(again, idx, b, {.target = "parallel"});
+      EXPECT_TRUE(same_bits(again, ref)) << threads << " threads, rows " << rows;
+    }
+  }
+  std::vector<Array> nested(3);
+  tbb::parallel_for(0, 3, [&](int i) {
+    nested[i] = a.copy();
+    at_runtime().ufunc("t_plus").at(nested[i], idx, b, {.target = "parallel"});
+  });
+  for (const auto& r : nested) EXPECT_TRUE(same_bits(r, ref)) << "nested, rows " << rows;
+  EXPECT_TRUE(at_matches_cpu(at_runtime(), "t_maximum", a, idx, b)) << rows;
+}
+
+TEST(At, PrivateBinsAreAccurateAndDeterministic) {
+  for (std::int64_t rows : {100'000, 1000, 37, 1}) {
+    check_private_bins<double>(rows, 2'000'000, 20);
+    check_private_bins<float>(rows, 1'000'000, 30);
+  }
+}
+
+// The order of the updates matters for a float add: where the parallel path keeps the order
+// (fewer than 4 updates per row, or an op that is not reorderable) its result is np.add.at's
 // left-to-right one, checked against a plain loop.
 TEST(At, FloatUpdatesApplyInOrder) {
-  const std::int64_t m = 500'000, rows = 3000;
-  const std::vector<std::int64_t> iv = random_indices(m, rows, 27);
-  const Array b = random_array({m}, DType::float32, 28, -1e4, 1e4);
-  Array a = random_array({rows}, DType::float32, 29);
-  std::vector<float> want = a.to_vector<float>();
-  const std::vector<float> bv = b.to_vector<float>();
-  for (std::int64_t j = 0; j < m; ++j) want[iv[j]] = want[iv[j]] + bv[j];
-  at_runtime().ufunc("t_plus").at(a, loom::from_vector(iv), b, {.target = "parallel"});
-  EXPECT_EQ(a.to_vector<float>(), want);
+  for (const char* op : {"t_plus", "t_minus"}) {
+    const std::int64_t m = 500'000, rows = std::string(op) == "t_plus" ? 300'000 : 3000;
+    const std::vector<std::int64_t> iv = random_indices(m, rows, 27);
+    const Array b = random_array({m}, DType::float32, 28, -1e4, 1e4);
+    Array a = random_array({rows}, DType::float32, 29);
+    std::vector<float> want = a.to_vector<float>();
+    const std::vector<float> bv = b.to_vector<float>();
+    const bool plus = std::string(op) == "t_plus";
+    for (std::int64_t j = 0; j < m; ++j) {
+      want[iv[j]] = plus ? want[iv[j]] + bv[j] : want[iv[j]] - bv[j];
+    }
+    at_runtime().ufunc(op).at(a, loom::from_vector(iv), b, {.target = "parallel"});
+    EXPECT_EQ(a.to_vector<float>(), want) << op;
+  }
 }
 
 TEST(At, IntegersMatchCpuBitwise) {
   auto& rt = at_runtime();
   const std::int64_t m = 1'000'000;
   const double lo = -2147483648.0, hi = 2147483648.0;
-  // Wide index ranges take the atomic path, narrow ones the ordered one; sums wrap.
-  for (std::int64_t rows : {200'000, 5000, 100}) {
+  // Under 4 updates per row over a wide range: atomics; more per row: private bins; sums wrap.
+  for (std::int64_t rows : {400'000, 200'000, 5000, 100}) {
     const Array idx = loom::from_vector(random_indices(m, rows, 30));
     const Array a = random_array({rows}, DType::int32, 31, lo, hi, true);
     const Array b = random_array({m}, DType::int32, 32, lo, hi, true);
@@ -288,7 +360,7 @@ TEST(At, SubArraysMatchCpuBitwise) {
                              random_array({20'000}, DType::float32, 50)));
 }
 
-// The result does not depend on the thread count (it is the cpu's with any).
+// The ordered path's result does not depend on the thread count (it is the cpu's with any).
 TEST(At, AnyThreadCountGivesTheCpuBits) {
   const std::int64_t m = 400'000;
   const Array idx = loom::from_vector(random_indices(m, 70'000, 51));
@@ -296,7 +368,7 @@ TEST(At, AnyThreadCountGivesTheCpuBits) {
   const Array b = random_array({m}, DType::float32, 53);
   for (int threads : {1, 2, 4, 7}) {
     loom::Runtime rt(options(threads));
-    EXPECT_TRUE(at_matches_cpu(rt, "t_plus", a, idx, b)) << threads;
+    EXPECT_TRUE(at_matches_cpu(rt, "t_minus", a, idx, b)) << threads;
   }
 }
 
