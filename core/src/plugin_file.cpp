@@ -251,7 +251,9 @@ class Checker {
         return sized(name + " (bytes " + str(p.p_offset) + " + " + str(p.p_filesz) +
                      ") reaches past 2^64");
       }
-      if (p.p_filesz > 0 && end > r_.size) {
+      // A loadable segment without file bytes counts too: the loader zero-fills the rest of the
+      // page holding its end, which is a write into the file's mapping there.
+      if ((p.p_filesz > 0 || p.p_type == PT_LOAD) && end > r_.size) {
         return "truncated: " + name + " ends at byte " + str(end) + ", file has " + str(r_.size) +
                " bytes";
       }
@@ -289,6 +291,11 @@ class Checker {
         return sized(segment_name(p) + " " + str(i) + " (addresses " + str(p.p_vaddr) + " + " +
                      str(p.p_filesz) + ") is not inside the file bytes of a loadable segment");
       }
+      // Notes are read up to p_memsz through the mapping.
+      if (p.p_type != PT_TLS && !inside_memory(p.p_vaddr, p.p_memsz)) {
+        return sized(segment_name(p) + " " + str(i) + " (addresses " + str(p.p_vaddr) + " + " +
+                     str(p.p_memsz) + ") is not inside a loadable segment");
+      }
     }
     return {};
   }
@@ -322,10 +329,18 @@ class Checker {
       if (p.p_type == PT_DYNAMIC) dyn = &p;
     }
     if (!dyn) return sized("no dynamic segment (PT_DYNAMIC): not a shared library");
+    // The loader reads it at its address, through the loadable segment holding it (checked to
+    // be in that segment's file bytes): read the same bytes, whatever p_offset says.
+    std::uint64_t at = 0;
+    for (const Phdr* p : loads_) {
+      if (dyn->p_vaddr >= p->p_vaddr && dyn->p_vaddr - p->p_vaddr < p->p_filesz) {
+        at = p->p_offset + (dyn->p_vaddr - p->p_vaddr);
+      }
+    }
     const std::size_t count = dyn->p_filesz / sizeof(Dyn);
     std::vector<Dyn> d(count);
-    if (count && !read(dyn->p_offset, count * sizeof(Dyn), d.data())) {
-      return unreadable(dyn->p_offset, count * sizeof(Dyn));
+    if (count && !read(at, count * sizeof(Dyn), d.data())) {
+      return unreadable(at, count * sizeof(Dyn));
     }
     bool terminated = false;
     std::uint64_t val[DT_NUM] = {};
@@ -407,8 +422,8 @@ class Checker {
       if (val[DT_STRTAB] >= p->p_vaddr && val[DT_STRTAB] - p->p_vaddr < p->p_filesz) seg = p;
     }
     unsigned char last = 1;
-    const std::uint64_t at = seg->p_offset + (val[DT_STRTAB] - seg->p_vaddr) + strsz - 1;
-    if (!read(at, 1, &last)) return unreadable(at, 1);
+    const std::uint64_t end = seg->p_offset + (val[DT_STRTAB] - seg->p_vaddr) + strsz - 1;
+    if (!read(end, 1, &last)) return unreadable(end, 1);
     if (last != 0) return sized("the dynamic string table does not end with a NUL");
     return {};
   }
