@@ -18,6 +18,7 @@
 // AddressSanitizer must be told of every switch between stacks, or it reports false errors on
 // fiber stacks; Boost 1.74's fcontext fibers do not tell it, so the switches here do.
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define LOOM_ASAN_FIBERS 1
 #else
@@ -98,6 +99,11 @@ class StackPool {
                           "-byte stack for kernel thread " + std::to_string(i) +
                           " of a block (host targets run threads that use syncthreads as fibers)");
       }
+#if LOOM_ASAN_FIBERS
+      // Fibers end without returning from their first frames, so ASan's shadow of an unmapped
+      // stack keeps their redzones: clear it for memory that may reuse those addresses.
+      __asan_unpoison_memory_region(p, total());
+#endif
       if (mprotect(p, guard(), PROT_NONE) != 0) {  // never run without the guard
         munmap(p, total());
         throw KernelError("could not protect the guard below kernel thread " + std::to_string(i) +
