@@ -128,8 +128,16 @@ Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target
     r.message = std::string(typeid(e).name()) + ": " + e.what();
   }
   // Device arrays back into their host views: inputs that must not change, out= and at's array.
+  // A read-only view (a broadcast input) cannot take them back: its device copy must be unchanged.
   if (device) rt.synchronize(target);
-  for (const auto& [d, host] : dev) rt.copy_to(d, *host);
+  for (const auto& [d, host] : dev) {
+    if (host->writeable()) {
+      rt.copy_to(d, *host);
+    } else if (bytes_of(rt.to_host(d).copy()) != bytes_of(host->copy())) {
+      r.foreign = true;
+      r.message = "the device copy of a read-only input changed";
+    }
+  }
   return r;
 }
 
