@@ -77,6 +77,15 @@ class CudaBackend final : public Backend {
     select(device);
     return cuda_backend::index_range(idx, m, static_cast<cudaStream_t>(stream));
   }
+  unsigned* begin_index_gate(const std::int64_t* idx, std::int64_t m, std::int64_t rows, int device,
+                             void* stream) override {
+    select(device);
+    return cuda_backend::begin_index_gate(idx, m, rows, static_cast<cudaStream_t>(stream));
+  }
+  bool end_index_gate(unsigned* gate, int device, void* stream) override {
+    select(device);
+    return cuda_backend::end_index_gate(gate, static_cast<cudaStream_t>(stream));
+  }
   void run_kernel(KernelCall& c, int device) override {
     select(device);
     if (!c.impl || !c.impl->device) {

@@ -29,7 +29,47 @@ __global__ void min_max(const std::int64_t* idx, std::int64_t m, long long* out)
   }
 }
 
+// *bad = 1 when an index is outside [0, rows) (negative ones too: as unsigned they are huge).
+__global__ void gate_check(const std::int64_t* idx, std::int64_t m, std::uint64_t rows,
+                           unsigned* bad) {
+  bool out = false;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+       i += nth) {
+    out |= static_cast<std::uint64_t>(idx[i]) >= rows;
+  }
+  if (__any_sync(0xffffffffu, out) && (threadIdx.x & 31) == 0) *bad = 1u;
+}
+
 }  // namespace
+
+unsigned* begin_index_gate(const std::int64_t* idx, std::int64_t m, std::int64_t rows,
+                           cudaStream_t stream) {
+  unsigned* bad = nullptr;
+  check(cudaMallocAsync(reinterpret_cast<void**>(&bad), sizeof(unsigned), stream),
+        "cudaMallocAsync (index gate)");
+  cudaError_t err = cudaMemsetAsync(bad, 0, sizeof(unsigned), stream);
+  if (err == cudaSuccess && m > 0) {
+    const std::int64_t blocks = std::min<std::int64_t>((m + 255) / 256, 1024);
+    gate_check<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+        idx, m, static_cast<std::uint64_t>(rows), bad);
+    err = cudaGetLastError();
+  }
+  if (err != cudaSuccess) {
+    (void)cudaFreeAsync(bad, stream);
+    check(err, "index gate of ufunc.at's indices");
+  }
+  return bad;
+}
+
+bool end_index_gate(unsigned* gate, cudaStream_t stream) {
+  unsigned host = 1;
+  cudaError_t err = cudaMemcpyAsync(&host, gate, sizeof host, cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+  (void)cudaFreeAsync(gate, stream);
+  check(err, "index gate of ufunc.at's indices");
+  return host == 0;
+}
 
 std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx, std::int64_t m,
                                                   cudaStream_t stream) {

@@ -58,6 +58,12 @@ std::pair<std::int64_t, std::int64_t> Backend::index_range(const std::int64_t* i
   return host_index_range(idx, m);
 }
 
+unsigned* Backend::begin_index_gate(const std::int64_t*, std::int64_t, std::int64_t, int, void*) {
+  no_device(*this, "begin_index_gate");
+}
+
+bool Backend::end_index_gate(unsigned*, int, void*) { no_device(*this, "end_index_gate"); }
+
 std::pair<std::int64_t, std::int64_t> host_index_range(const std::int64_t* idx, std::int64_t m) {
   std::int64_t lo = m > 0 ? idx[0] : 0, hi = m > 0 ? idx[0] : -1;
   for (std::int64_t j = 1; j < m; ++j) {  // branch-free min/max: the compiler vectorizes it

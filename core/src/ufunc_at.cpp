@@ -31,49 +31,90 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     return IndexError(who + ": index " + i + " is out of bounds for axis 0 with size " +
                       std::to_string(n0));
   };
-  // Device int64 indices of a device call stay there: the backend finds their range (16 bytes
-  // read back instead of every index copied out and in); negative ones are fixed on the host.
-  bool on_dev = t.on_device() && !indices.device().is_host() && indices.dtype() == DType::int64 &&
-                indices.is_c_contiguous() && !may_share_memory(indices, a);
-  if (on_dev) {
-    const auto [lo, hi] =
-        t.backend->index_range(reinterpret_cast<const std::int64_t*>(indices.data()),
-                               indices.size(), t.device, t.stream.native());
-    if (indices.size() > 0 && lo < -n0) throw out_of_bounds(std::to_string(lo));
-    if (indices.size() > 0 && hi >= n0) throw out_of_bounds(std::to_string(hi));
-    on_dev = lo >= 0;
-  }
-  // Otherwise the indices as checked, non-negative int64 in one contiguous host array: the
-  // caller's own array when it already is one (no copy), else a converted copy.
-  Array hidx = on_dev ? indices : indices.device().is_host() ? indices : rt_->to_host(indices);
-  if (!on_dev && ik == Kind::unsigned_int) {  // from 2^63 up they do not fit int64: out of bounds
-    for (std::uint64_t u : hidx.to_vector<std::uint64_t>()) {
-      if (u > static_cast<std::uint64_t>(INT64_MAX)) throw out_of_bounds(std::to_string(u));
+  // Device int64 indices that the updates can read where they are (contiguous, not sharing a's
+  // memory). Where the updates go straight into a (the loop's dtype is a's, a in the call's
+  // memory), the backend's index gate checks them on the device in front of the updates, which
+  // run only if every index is in [0, rows): one wait, after both, instead of one between them.
+  // Otherwise, or when the gate finds an index outside (negative ones included; nothing was
+  // written), prepare() checks them.
+  const bool dev_idx = t.on_device() && !indices.device().is_host() &&
+                       indices.dtype() == DType::int64 && indices.is_c_contiguous() &&
+                       !may_share_memory(indices, a);
+  Array hidx;
+  bool on_dev = false;
+  auto prepare = [&] {
+    // Device int64 indices of a device call stay there: the backend finds their range (16 bytes
+    // read back instead of every index copied out and in); negative ones are fixed on the host.
+    on_dev = dev_idx;
+    if (on_dev) {
+      const auto [lo, hi] =
+          t.backend->index_range(reinterpret_cast<const std::int64_t*>(indices.data()),
+                                 indices.size(), t.device, t.stream.native());
+      if (indices.size() > 0 && (lo < -n0 || hi >= n0)) {  // name the first bad one, as NumPy
+        const Array h = rt_->to_host(indices);
+        const auto* p = reinterpret_cast<const std::int64_t*>(h.data());
+        for (std::int64_t j = 0; j < h.size(); ++j) {
+          if (p[j] < -n0 || p[j] >= n0) throw out_of_bounds(std::to_string(p[j]));
+        }
+      }
+      on_dev = lo >= 0;
     }
-  }
-  if (!on_dev &&
-      (hidx.dtype() != DType::int64 || !hidx.is_c_contiguous() || may_share_memory(hidx, a))) {
-    hidx = hidx.astype(DType::int64);  // a copy: also when the updates could change the indices
-  }
-  bool negative = false;
-  if (!on_dev) {
-    // The range first (split over a host backend's threads; a device backend's host-mode call
-    // scans here); only when it is out of bounds, the first bad index in order, as NumPy names.
-    const auto* p = reinterpret_cast<const std::int64_t*>(hidx.data());
-    const std::int64_t m = hidx.size();
-    const auto [lo, hi] =
-        t.on_device() ? host_index_range(p, m) : t.backend->index_range(p, m, t.device, nullptr);
-    if (m > 0 && (lo < -n0 || hi >= n0)) {
-      for (std::int64_t j = 0; j < m; ++j) {
-        if (p[j] < -n0 || p[j] >= n0) throw out_of_bounds(std::to_string(p[j]));
+    // Otherwise the indices as checked, non-negative int64 in one contiguous host array: the
+    // caller's own array when it already is one (no copy), else a converted copy.
+    hidx = on_dev ? indices : indices.device().is_host() ? indices : rt_->to_host(indices);
+    if (!on_dev && ik == Kind::unsigned_int) {  // from 2^63 up they do not fit int64: out of bounds
+      for (std::uint64_t u : hidx.to_vector<std::uint64_t>()) {
+        if (u > static_cast<std::uint64_t>(INT64_MAX)) throw out_of_bounds(std::to_string(u));
       }
     }
-    negative = m > 0 && lo < 0;
-  }
-  if (negative) {
-    hidx = hidx.copy();
-    auto* p = reinterpret_cast<std::int64_t*>(hidx.data());
-    for (std::int64_t j = 0, m = hidx.size(); j < m; ++j) p[j] += p[j] < 0 ? n0 : 0;
+    if (!on_dev &&
+        (hidx.dtype() != DType::int64 || !hidx.is_c_contiguous() || may_share_memory(hidx, a))) {
+      hidx = hidx.astype(DType::int64);  // a copy: also when the updates could change the indices
+    }
+    bool negative = false;
+    if (!on_dev) {
+      // The range first (split over a host backend's threads; a device backend's host-mode call
+      // scans here); only when it is out of bounds, the first bad index in order, as NumPy names.
+      const auto* p = reinterpret_cast<const std::int64_t*>(hidx.data());
+      const std::int64_t m = hidx.size();
+      const auto [lo, hi] =
+          t.on_device() ? host_index_range(p, m) : t.backend->index_range(p, m, t.device, nullptr);
+      if (m > 0 && (lo < -n0 || hi >= n0)) {
+        for (std::int64_t j = 0; j < m; ++j) {
+          if (p[j] < -n0 || p[j] >= n0) throw out_of_bounds(std::to_string(p[j]));
+        }
+      }
+      negative = m > 0 && lo < 0;
+    }
+    if (negative) {
+      hidx = hidx.copy();
+      auto* p = reinterpret_cast<std::int64_t*>(hidx.data());
+      for (std::int64_t j = 0, m = hidx.size(); j < m; ++j) p[j] += p[j] < 0 ? n0 : 0;
+    }
+  };
+  // NumPy resolves the loop from a's and b's dtypes and casts each update's result back into a.
+  auto resolve = [&]() -> const Loop& {
+    const Array probes[2] = {empty({}, a.dtype()), b.weak() ? b : empty({}, b.dtype())};
+    const DType resolved =
+        detail::pick_loop(op, t.family, probes, std::nullopt, "", Casting::same_kind)
+            .sig.outputs[0];
+    return detail::pick_reduce_loop(op, t.family, a.dtype(), resolved, who);
+  };
+  // a is in the call's memory, and the loop's dtype is a's (tried here without raising: a
+  // refusal is raised below, after the index checks, as without the gate).
+  const bool here = a.device().is_host() != t.on_device();
+  auto straight_into_a = [&] {
+    try {
+      return here && resolve().sig.outputs[0] == a.dtype();
+    } catch (const Error&) {
+      return false;
+    }
+  };
+  const bool gate = dev_idx && a.size() > 0 && straight_into_a();
+  if (gate) {
+    hidx = indices;
+  } else {
+    prepare();
   }
   const std::int64_t m = hidx.size();
   Shape rest(a.shape().begin() + 1, a.shape().end());
@@ -86,17 +127,12 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     throw ShapeError(who + ": b of shape " + shape_str(b.shape()) +
                      " does not broadcast to the indexed shape " + shape_str(bshape));
   }
-  // NumPy resolves the loop from a's and b's dtypes and casts each update's result back into a.
-  const Array probes[2] = {empty({}, a.dtype()), b.weak() ? b : empty({}, b.dtype())};
-  const DType resolved =
-      detail::pick_loop(op, t.family, probes, std::nullopt, "", Casting::same_kind).sig.outputs[0];
-  const Loop& loop = detail::pick_reduce_loop(op, t.family, a.dtype(), resolved, who);
+  const Loop& loop = resolve();
   const DType dt = loop.sig.outputs[0];
   const bool one = indices.ndim() == 0;  // a 0-d index: one update with b of a's trailing shape
   if (m == 0 || shape_size(rest) == 0) return;
   // Work on `w`: a itself when it is in the loop's dtype and the call's memory, else a copy that
   // is cast back into a afterwards. b is read before any update (a copy when it shares a's memory).
-  const bool here = a.device().is_host() != t.on_device();
   Array w = a;
   if (a.dtype() != dt || !here) {
     w = a.device().is_host() ? a.astype(dt) : t.cast(a, dt);
@@ -105,7 +141,8 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   // The identity for host backends that start bins of their own from it.
   const bool has_identity = op.identity && op.reorderable && !t.on_device();
   const Array identity = has_identity ? detail::identity_value(op, dt, who) : Array();
-  auto run = [&](const Array& idx, const Array& bin, std::int64_t count, bool scalar_index) {
+  auto run = [&](const Array& idx, const Array& bin, std::int64_t count, bool scalar_index,
+                 const unsigned* gate_verdict = nullptr) {
     Array didx = idx, db = bin;
     if (t.on_device()) didx = t.to_device(didx), db = t.to_device(db);
     AtCall c;
@@ -123,6 +160,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     c.reorderable = op.reorderable;
     c.rows = n0;
     c.identity = has_identity ? identity.data() : nullptr;
+    c.gate = gate_verdict;
     c.stream = t.stream.native();
     t.backend->run_at(c, t.device);
   };
@@ -132,6 +170,19 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
       const Array c = t.rt->empty_like(bin);
       t.copy(bin, c);
       bin = c;
+    }
+    if (gate) {
+      // The updates queued behind the device check of their indices: one wait for both.
+      unsigned* verdict = t.backend->begin_index_gate(
+          reinterpret_cast<const std::int64_t*>(hidx.data()), m, n0, t.device, t.stream.native());
+      try {
+        run(hidx, bin, m, one, verdict);
+      } catch (...) {
+        (void)t.backend->end_index_gate(verdict, t.device, t.stream.native());
+        throw;
+      }
+      if (t.backend->end_index_gate(verdict, t.device, t.stream.native())) return;
+      prepare();  // an index outside [0, rows), nothing written: raise, or fix negative ones
     }
     run(hidx, bin, m, one);
   } else {

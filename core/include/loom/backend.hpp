@@ -59,6 +59,13 @@ class Backend {
   // threads); {0, -1} when m is 0. Default: host_index_range for host backends.
   virtual std::pair<std::int64_t, std::int64_t> index_range(const std::int64_t* idx, std::int64_t m,
                                                             int device, void* stream);
+  // ufunc.at's index gate on a device: begin launches a check of m int64 indices in device memory
+  // against [0, rows) that leaves its verdict there (AtCall::gate: the updates queued behind it
+  // run only when it is 0) and returns it; end waits for the stream, frees the verdict and says
+  // whether every index was inside. Device backends only.
+  virtual unsigned* begin_index_gate(const std::int64_t* idx, std::int64_t m, std::int64_t rows,
+                                     int device, void* stream);
+  virtual bool end_index_gate(unsigned* gate, int device, void* stream);
   // A custom kernel's grid. Host backends run call.impl->host over ranges of blocks (the core
   // has fixed the configuration); a device backend calls call.impl->device, which may fill in an
   // automatic configuration. The default throws LaunchError naming the backend.

@@ -85,6 +85,9 @@ struct AtCall {
   // The op's identity in `dtype` (host memory) for host calls, else null: lets a host backend
   // start bins of its own from it (tbb's private bins).
   const void* identity = nullptr;
+  // Device calls: the index gate's verdict (Backend::begin_index_gate), in device memory; the
+  // updates run only when it is 0. Null: no gate (the core checked the indices already).
+  const unsigned* gate = nullptr;
   void* stream = nullptr;
 };
 

@@ -403,6 +403,34 @@ TEST(CudaMethods, AtFloats) {
   }
 }
 
+// Device indices are checked on the device in front of the updates (the index gate): an index
+// outside [-n, n) is an IndexError naming the first one in order, as NumPy's, and a is unchanged
+// on every path (atomics, ordered); negative ones in range count from the end.
+TEST(CudaMethods, AtDeviceIndicesOutOfBoundsLeaveTheArrayUnchanged) {
+  REQUIRE_CUDA();
+  const Array a0 = values({100}, DType::float64, 41);
+  const Array b = values({6}, DType::float64, 42);
+  for (const char* op : {"add", "subtract", "maximum"}) {
+    for (std::int64_t bad : {std::int64_t{100}, std::int64_t{-101}, std::int64_t{1} << 40}) {
+      const Array idx = loom::from_vector(std::vector<std::int64_t>{3, -1, bad, 7, 250, 0});
+      Array dev = put(a0.copy(), Mem::device);
+      try {
+        uf(op).at(dev, put(idx, Mem::device), put(b, Mem::device), {.target = "cuda"});
+        ADD_FAILURE() << op << " accepted index " << bad;
+      } catch (const loom::IndexError& e) {
+        EXPECT_NE(std::string(e.what()).find("index " + std::to_string(bad) + " is out of bounds"),
+                  std::string::npos)
+            << e.what();
+      }
+      EXPECT_TRUE(same_bits(back(dev), a0)) << op << " wrote with bad index " << bad;
+    }
+    // In range, negative ones included: the cpu result.
+    const Array ok = loom::from_vector(std::vector<std::int64_t>{3, -1, -100, 7, 99, 3});
+    const auto [got, want] = run_at(op, a0, ok, b, Mem::device);
+    EXPECT_TRUE(same_bits(got, want)) << op;
+  }
+}
+
 TEST(CudaMethods, AtWithTrailingDimsAndScalarIndex) {
   REQUIRE_CUDA();
   for (Mem mem : {Mem::host, Mem::device}) {

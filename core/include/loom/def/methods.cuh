@@ -465,7 +465,8 @@ struct AtParams {
   std::int64_t rshape[kMaxDims];
   std::int64_t ra[kMaxDims];
   std::int64_t rb[kMaxDims];
-  std::int64_t R;  // trailing elements per index
+  std::int64_t R;        // trailing elements per index
+  const unsigned* gate;  // nonzero verdict: an index is outside, update nothing (AtCall::gate)
 };
 
 inline AtParams at_params(const AtCall& c) {
@@ -480,6 +481,7 @@ inline AtParams at_params(const AtCall& c) {
   p.m = c.m;
   p.b = c.b;
   p.b_step = c.b_step;
+  p.gate = c.gate;
   p.nr = static_cast<int>(c.rest.size());
   p.R = 1;
   for (int k = 0; k < p.nr; ++k) {
@@ -521,6 +523,7 @@ __device__ __forceinline__ void atomic_apply(const F& f, T* p, T v) {
 
 template <class F, class T>
 __global__ void at_atomic(F f, AtParams p) {
+  if (p.gate && *p.gate) return;
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t items = p.m * p.R;
@@ -541,6 +544,7 @@ __global__ void at_atomic(F f, AtParams p) {
 // order.
 template <class F, class T>
 __global__ void at_sorted(F f, AtParams p, const std::uint64_t* keys, const std::int64_t* perm) {
+  if (p.gate && *p.gate) return;
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t items = p.m * p.R;
