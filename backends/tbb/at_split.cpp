@@ -1,7 +1,7 @@
 // Parallel ufunc.at. Every path gives the same bits on every run and thread count:
 //  - reorderable ops on a 1-d a with several updates per row (float or integer add, max, ...):
-//    private bins. The updates are cut into parts fixed by the shape; each part folds its updates in
-//    order into bins of its own, then every row folds a's value with the parts' bins in part
+//    private bins. The updates are cut into parts fixed by the shape; each part folds its updates
+//    in order into bins of its own, then every row folds a's value with the parts' bins in part
 //    order, as a parallel sum regroups its terms: cpu's bits for integers, for floats the same
 //    bits on every run and thread count but not cpu's (docs/methods.md, Determinism);
 //  - integer dtypes of reorderable ops (the loop has at_atomic) with fewer updates per row, 1-d a
@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "chunking.hpp"
@@ -125,19 +126,44 @@ SortFn sort_for(Payload p, std::size_t size) {
   }
 }
 
-// The sort's scratch, kept by each calling thread for its next call: a fresh one per call would
-// cost a page fault per 4 KiB on every call (as much as the sort itself). At most kAtBatch
-// updates' worth: 8 bytes of index and up to 16 of payload each (24 MiB).
-struct Scratch {
-  std::unique_ptr<unsigned char[]> mem;
-  std::int64_t bytes = 0;
-  unsigned char* get(std::int64_t n) {
-    if (n > bytes) {
-      mem.reset(new unsigned char[n]);
-      bytes = n;
+// Scratch memory kept between calls: a fresh buffer per call would cost a page fault per 4 KiB
+// on every call (as much as the sort or the bins themselves). One buffer, the largest asked for,
+// is kept in the plugin; a call that finds it taken (a concurrent call) uses one of its own. Not a
+// thread_local: a TLS object with a destructor in a dlopen'd plugin left LeakSanitizer reading a
+// stale dynamic-TLS entry at exit.
+std::mutex g_kept_mutex;
+std::unique_ptr<unsigned char[]> g_kept;
+std::int64_t g_kept_bytes = 0;
+
+class Scratch {
+ public:
+  explicit Scratch(std::int64_t n) {
+    {
+      const std::unique_lock lock(g_kept_mutex, std::try_to_lock);
+      if (lock.owns_lock() && g_kept) {
+        mem_ = std::move(g_kept);
+        bytes_ = g_kept_bytes;
+      }
     }
-    return mem.get();
+    if (bytes_ < n) {
+      mem_.reset(new unsigned char[n]);
+      bytes_ = n;
+    }
   }
+  ~Scratch() {
+    const std::lock_guard lock(g_kept_mutex);
+    if (!g_kept || g_kept_bytes < bytes_) {
+      g_kept = std::move(mem_);
+      g_kept_bytes = bytes_;
+    }
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  unsigned char* get() const { return mem_.get(); }
+
+ private:
+  std::unique_ptr<unsigned char[]> mem_;
+  std::int64_t bytes_ = 0;
 };
 
 void ordered_buckets(const AtCall& c, const Executor& ex, std::int64_t hi) {
@@ -161,8 +187,9 @@ void ordered_buckets(const AtCall& c, const Executor& ex, std::int64_t hi) {
                                                  : static_cast<std::int64_t>(itemsize(c.dtype));
   const SortFn sort = sort_for(what, static_cast<std::size_t>(psz));
   const std::int64_t batch = std::min(c.m, kAtBatch);
-  static thread_local Scratch scratch;
-  unsigned char* const mem = scratch.get(batch * (8 + psz));
+  // At most kAtBatch updates' worth: 8 bytes of index and up to 16 of payload each (24 MiB).
+  const Scratch scratch(batch * (8 + psz));
+  unsigned char* const mem = scratch.get();
   auto* const sidx = reinterpret_cast<std::int64_t*>(mem);
   unsigned char* const payload = mem + batch * 8;
   const std::int64_t nchunks = ceil_div(batch, kAtChunk);
@@ -277,8 +304,8 @@ FillFn fill_for(std::size_t size, bool identity) {
 
 void private_bins(const AtCall& c, const Executor& ex, std::int64_t rows, std::int64_t parts) {
   const auto isz = static_cast<std::int64_t>(itemsize(c.dtype));
-  static thread_local Scratch scratch;  // as ordered_buckets': no page faults on every call
-  unsigned char* const mem = scratch.get(parts * rows * (isz + 1));
+  const Scratch scratch(parts * rows * (isz + 1));
+  unsigned char* const mem = scratch.get();
   char* const bins = reinterpret_cast<char*>(mem);
   unsigned char* const touched = mem + parts * rows * isz;
   const FillFn fill = fill_for(static_cast<std::size_t>(isz), c.identity != nullptr);
