@@ -9,6 +9,7 @@
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
 #include "loom/runtime.hpp"
+#include "suggest.hpp"
 
 namespace loom {
 
@@ -209,10 +210,17 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
 Kernel Runtime::kernel(const std::string& name) const {
   auto d = registry_.find_kernel(name);
   if (!d) {
+    // The refused library that would have defined it, else the closest registered kernel name.
+    std::string hint = refused_why(name);
+    if (hint.empty()) {
+      std::vector<std::string> names;
+      for (const auto& k : registry_.list_kernels()) names.push_back(k->name);
+      hint = detail::did_you_mean(name, names);
+    }
     throw LookupError(
         "no kernel named '" + name + "' is registered" +
         (registry_.find(name) ? " (there is an op of that name: use ufunc/reduce)" : "") +
-        "; loom-info lists the registered kernels" + refused_why(name));
+        "; loom-info lists the registered kernels" + hint);
   }
   Kernel k;
   k.rt_ = shared();

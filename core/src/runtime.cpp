@@ -10,6 +10,7 @@
 #include "loom/error.hpp"
 #include "loom/plugin_file.hpp"
 #include "runtime_impl.hpp"
+#include "suggest.hpp"
 
 namespace loom {
 
@@ -267,12 +268,29 @@ std::string Runtime::refused_why(const std::string& name) const {
   return refused_note(*impl_, name);
 }
 
+namespace {
+
+// Why `name` is missing: the refused library that would have defined it, else the registered op
+// of the asked kind whose name is closest ("; did you mean 'x'?"), else nothing.
+std::string missing_op_hint(const Registry& r, const std::string& why, const std::string& name,
+                            bool reduction) {
+  if (!why.empty()) return why;
+  std::vector<std::string> names;
+  for (const auto& d : r.list()) {
+    if ((d->kind == OpKind::reduce) == reduction) names.push_back(d->name);
+  }
+  return detail::did_you_mean(name, names);
+}
+
+}  // namespace
+
 Ufunc Runtime::ufunc(const std::string& name) const {
   auto d = registry_.find(name);
   if (!d || d->kind == OpKind::reduce) {
     throw LookupError("no ufunc or gufunc named '" + name + "' is registered" +
                       (d ? " (it is a reduction: use Runtime::reduce)" : "") +
-                      "; loom-info lists the registered ops" + refused_why(name));
+                      "; loom-info lists the registered ops" +
+                      missing_op_hint(registry_, refused_why(name), name, false));
   }
   Ufunc u;
   u.rt_ = shared();
@@ -285,7 +303,8 @@ Reduce Runtime::reduce(const std::string& name) const {
   if (!d || d->kind != OpKind::reduce) {
     throw LookupError("no reduction named '" + name + "' is registered" +
                       (d ? std::string(" (it is a ") + loom::name(d->kind) + ")" : "") +
-                      "; loom-info lists the registered ops" + refused_why(name));
+                      "; loom-info lists the registered ops" +
+                      missing_op_hint(registry_, refused_why(name), name, true));
   }
   Reduce r;
   r.rt_ = shared();
