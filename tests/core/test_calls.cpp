@@ -300,5 +300,17 @@ TEST(ReduceCall, OutIsFilledAndReturned) {
   EXPECT_EQ(out.to_vector<float>(), (VF{5, 7, 9}));
 }
 
+// Calls past three inputs (issue 13): operator() takes up to eight, options last, with NumPy's
+// broadcasting and Python scalars as for fewer; call({...}) gives the same.
+TEST(ManyInputs, FiveInputsBroadcastWithScalarsAndOptions) {
+  const Array x = array({0.0, 1.0, 2.0, -1.0});
+  const V want{1.0, 10.0, 49.0, -2.0};  // 1 + 2x + 3x^2 + 4x^3
+  EXPECT_EQ(op("t_poly5")(x, 1.0, array({2.0}), 3.0, 4.0).to_vector<double>(), want);
+  Array out = zeros({4});
+  op("t_poly5")(x, 1.0, 2.0, 3.0, 4.0, {.out = {out}});
+  EXPECT_EQ(out.to_vector<double>(), want);
+  EXPECT_EQ(op("t_poly5").call({x, 1.0, 2.0, 3.0, 4.0})[0].to_vector<double>(), want);
+}
+
 }  // namespace
 }  // namespace loom

@@ -204,6 +204,29 @@ class Ufunc {
                    const CallOptions& o = {}) const {
     return one({a, b, c}, o);
   }
+  // Four to eight inputs the same way (options last, designated initializers work); more through
+  // call({...}).
+  Array operator()(const Array& a, const Array& b, const Array& c, const Array& d,
+                   const CallOptions& o = {}) const {
+    return one({a, b, c, d}, o);
+  }
+  Array operator()(const Array& a, const Array& b, const Array& c, const Array& d, const Array& e,
+                   const CallOptions& o = {}) const {
+    return one({a, b, c, d, e}, o);
+  }
+  Array operator()(const Array& a, const Array& b, const Array& c, const Array& d, const Array& e,
+                   const Array& f, const CallOptions& o = {}) const {
+    return one({a, b, c, d, e, f}, o);
+  }
+  Array operator()(const Array& a, const Array& b, const Array& c, const Array& d, const Array& e,
+                   const Array& f, const Array& g, const CallOptions& o = {}) const {
+    return one({a, b, c, d, e, f, g}, o);
+  }
+  Array operator()(const Array& a, const Array& b, const Array& c, const Array& d, const Array& e,
+                   const Array& f, const Array& g, const Array& h,
+                   const CallOptions& o = {}) const {
+    return one({a, b, c, d, e, f, g, h}, o);
+  }
   // Every output (divmod, modf); operator() needs an op with exactly one output.
   std::vector<Array> call(const std::vector<Array>& inputs, const CallOptions& o = {}) const;
 

@@ -84,6 +84,13 @@ struct Fill {  // ()->(k): k comes only from out=
   }
 };
 
+struct Poly5 {  // five inputs: a + b*x + c*x^2 + d*x^3 (x first), for calls past three inputs
+  template <class T>
+  T operator()(T x, T a, T b, T c, T d) const {
+    return a + x * (b + x * (c + x * d));
+  }
+};
+
 void register_ops(loom::Registrar& r) {
   namespace def = loom::def;
   using def::outs;
@@ -101,6 +108,8 @@ void register_ops(loom::Registrar& r) {
                                                                    "(m,n),(n,p)->(m,p)", "");
   def::gufunc<Cross, double(double, double)>(r, "t_cross", "(3),(3)->(3)", "");
   def::gufunc<Fill, double(double)>(r, "t_fill", "()->(k)", "");
+  def::ufunc<Poly5, double(double, double, double, double, double)>(
+      r, "t_poly5", "a + b*x + c*x^2 + d*x^3 (five inputs)");
 }
 
 }  // namespace
