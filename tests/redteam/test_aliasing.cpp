@@ -15,8 +15,11 @@
 #include "loom/aliasing.hpp"
 #include "loom/loom.hpp"
 #include "loom/strided.hpp"
+#include "redteam.hpp"
 
 namespace {
+
+using loom::redteam::message_of;
 
 using loom::Array;
 using loom::DType;
@@ -33,20 +36,6 @@ std::optional<std::string> unavailable(const std::string& target) {
     if (t.target == target) return t.available ? std::nullopt : std::optional(t.reason);
   }
   return "no backend for target '" + target + "' on the search path";
-}
-
-template <class E, class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "wrong exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "no exception";
-  return "";
 }
 
 Array wrap_f64(double* p, loom::Shape shape, loom::Device dev = {}) {

@@ -15,8 +15,11 @@
 #include <vector>
 
 #include "loom/loom.hpp"
+#include "redteam.hpp"
 
 namespace {
+
+using loom::redteam::child_expects;
 
 using loom::Array;
 using loom::DType;
@@ -59,25 +62,6 @@ class EnvThreads {
  private:
   std::optional<std::string> old_;
 };
-
-// In a child: f must throw E whose message contains `want`; the child exits 0 only then.
-template <class E>
-[[noreturn]] void child_expects(const std::function<void()>& f, const std::string& want) {
-  try {
-    f();
-    std::fprintf(stderr, "no exception\n");
-    std::_Exit(2);
-  } catch (const E& e) {
-    if (std::string(e.what()).find(want) == std::string::npos) {
-      std::fprintf(stderr, "message: %s\nwanted: %s\n", e.what(), want.c_str());
-      std::_Exit(3);
-    }
-    std::_Exit(0);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "wrong exception: %s\n", e.what());
-    std::_Exit(4);
-  }
-}
 
 // The message for a count above the bound, as checked_num_threads words it.
 std::string too_many(const std::string& what, const std::string& n) {

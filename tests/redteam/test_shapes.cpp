@@ -14,8 +14,12 @@
 
 #include "loom/loom.hpp"
 #include "loom/shape_check.hpp"
+#include "redteam.hpp"
 
 namespace {
+
+using loom::redteam::child_expects;
+using loom::redteam::message_of;
 
 using loom::Array;
 using loom::DType;
@@ -26,41 +30,6 @@ constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t k2to61 = std::int64_t{1} << 61;
 const std::string kTooBig =
     "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size";
-
-// Runs f and returns the message of the E it throws; fails (and returns "") otherwise.
-template <class E, class F>
-std::string message_of(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "wrong exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "no exception";
-  return "";
-}
-
-// In a child: f must throw E whose message contains `want`; the child exits 0 only then and
-// prints what happened otherwise (gtest shows it).
-template <class E, class F>
-[[noreturn]] void child_expects(F f, const std::string& want) {
-  try {
-    f();
-    std::fprintf(stderr, "no exception\n");
-    std::_Exit(2);
-  } catch (const E& e) {
-    if (std::string(e.what()).find(want) == std::string::npos) {
-      std::fprintf(stderr, "message: %s\nwanted: %s\n", e.what(), want.c_str());
-      std::_Exit(3);
-    }
-    std::_Exit(0);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "wrong exception: %s\n", e.what());
-    std::_Exit(4);
-  }
-}
 
 #define EXPECT_IN_CHILD(E, stmt, want) \
   EXPECT_EXIT(child_expects<E>([&] { stmt; }, want), ::testing::ExitedWithCode(0), "")
