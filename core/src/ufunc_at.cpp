@@ -103,9 +103,11 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   // a is in the call's memory, and the loop's dtype is a's (tried here without raising: a
   // refusal is raised below, after the index checks, as without the gate).
   const bool here = a.device().is_host() != t.on_device();
+  const Loop* early = nullptr;  // the loop when tried here, not resolved twice
   auto straight_into_a = [&] {
     try {
-      return here && resolve().sig.outputs[0] == a.dtype();
+      early = &resolve();
+      return here && early->sig.outputs[0] == a.dtype();
     } catch (const Error&) {
       return false;
     }
@@ -127,7 +129,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     throw ShapeError(who + ": b of shape " + shape_str(b.shape()) +
                      " does not broadcast to the indexed shape " + shape_str(bshape));
   }
-  const Loop& loop = resolve();
+  const Loop& loop = early ? *early : resolve();
   const DType dt = loop.sig.outputs[0];
   const bool one = indices.ndim() == 0;  // a 0-d index: one update with b of a's trailing shape
   if (m == 0 || shape_size(rest) == 0) return;
