@@ -25,6 +25,9 @@
 //     prod|x| (loom's parallel scan folds blocks in another order than NumPy's sequential one);
 //     add/multiply.at of floats on a device target likewise, k being the element's updates and
 //     the scale |a| combined with their |b| (on host targets at is exact: NumPy's order).
+//   * products and multiply.accumulate also allow (n + 1) times the dtype's smallest normal
+//     absolutely: below it multiplies underflow, each erring by up to u times that number
+//     whatever the result's size, so relative bounds no longer hold there.
 #pragma once
 #include <string>
 #include <vector>
