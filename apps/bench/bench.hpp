@@ -31,6 +31,9 @@ void register_kernel_cases(const Runtime& rt, const std::string& target, const S
 // subtract_reduce_axis1; device targets (device=true) on device arrays, labelled with the target.
 void register_method_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                            bool device);
+// The example plugin's two-output black_scholes and one-output black_scholes_call (float32,
+// sizes.large / 4) on a host target; nothing when the example plugin is not loaded.
+void register_outs_cases(const Runtime& rt, const std::string& target, const Sizes& sizes);
 // Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
 void register_baselines(const Sizes& sizes);
 

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
       if (device) loom::bench::register_loom_cases(rt, t.target, sizes, /*device=*/true);
       loom::bench::register_kernel_cases(rt, t.target, sizes, device);
       loom::bench::register_method_cases(rt, t.target, sizes, device);
+      if (!device) loom::bench::register_outs_cases(rt, t.target, sizes);
     }
     loom::bench::register_baselines(sizes);
   } catch (const loom::Error& e) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include "loom/def/gufunc.hpp"
 #include "loom/def/reduce.hpp"
@@ -36,6 +37,18 @@ struct DivMod {  // Python's floor division and modulo
   void operator()(T a, T b, T& q, T& r) const {
     q = std::floor(a / b);
     r = a - q * b;
+  }
+};
+
+// Two outputs on the SIMD path: (a + b, a - b), and `lanes`, 1 where the batch code computed the
+// element and 0 where the scalar code did, so a test can see which path every element took.
+struct AddSub {
+  static constexpr bool vectorize = true;
+  template <class T>
+  void operator()(T a, T b, T& sum, T& diff, T& lanes) const {
+    sum = a + b;
+    diff = a - b;
+    lanes = T(std::is_arithmetic_v<T> ? 0 : 1);
   }
 };
 
@@ -100,6 +113,9 @@ void register_ops(loom::Registrar& r) {
              int64_t(int64_t, int64_t)>(r, "t_iadd", "a + b on integers, wrapping");
   def::ufunc<DivMod, outs<float, float>(float, float), outs<double, double>(double, double)>(
       r, "t_divmod", "floor(a / b), a - floor(a / b) * b");
+  def::ufunc<AddSub, outs<float, float, float>(float, float),
+             outs<double, double, double>(double, double)>(r, "t_addsub",
+                                                           "a + b, a - b, 1 on the SIMD path");
   def::reduce<Add, float(float, float), double(double, double)>(r, "t_sum", 0.0, "sum");
   def::reduce<Max, float(float, float), double(double, double)>(r, "t_max", def::reorderable,
                                                                 "max");

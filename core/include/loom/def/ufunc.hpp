@@ -103,13 +103,114 @@ void multi_loop_impl(const F& f, char** args, std::int64_t n, const std::int64_t
   }
 }
 
+// Every operand of a several-output signature is T: the form its SIMD path takes.
+template <class Sig>
+struct one_type {
+  using type = void;
+};
+template <class T, class... O, class... A>
+struct one_type<outs<T, O...>(A...)> {
+  using type =
+      std::conditional_t<((std::is_same_v<T, O> && ...) && (std::is_same_v<T, A> && ...)), T, void>;
+};
+
+// The SIMD body of a several-output loop over contiguous T operands: as `contiguous` above, the
+// tail runs through the same batch code in padded buffers, so every element gets the same bits
+// whatever its position or the data's layout.
+template <class F, class T, std::size_t... I, std::size_t... O>
+void multi_simd_contiguous(const F& f, char** args, std::int64_t n, std::index_sequence<I...>,
+                           std::index_sequence<O...>) {
+  using B = xsimd::batch<T>;
+  constexpr std::int64_t L = B::size;
+  constexpr int nin = sizeof...(I), nout = sizeof...(O);
+  std::int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    B r[nout];
+    f(B::load_unaligned(reinterpret_cast<const T*>(args[I]) + i)..., r[O]...);
+    (r[O].store_unaligned(reinterpret_cast<T*>(args[nin + O]) + i), ...);
+  }
+  if (i < n) {
+    alignas(64) T buf[nin][L] = {};
+    const std::int64_t rest = n - i;
+    ((std::memcpy(buf[I], reinterpret_cast<const T*>(args[I]) + i, rest * sizeof(T))), ...);
+    B r[nout];
+    f(B::load_aligned(buf[I])..., r[O]...);
+    alignas(64) T res[L];
+    (((void)r[O].store_aligned(res),
+      std::memcpy(reinterpret_cast<T*>(args[nin + O]) + i, res, rest * sizeof(T))),
+     ...);
+  }
+}
+
+// Strided operands are gathered into contiguous chunks and scattered back, as `strided` above.
+template <class F, class T, std::size_t... I, std::size_t... O>
+void multi_simd(const F& f, char** args, std::int64_t n, const std::int64_t* steps,
+                std::index_sequence<I...> in, std::index_sequence<O...> out) {
+  constexpr int nargs = sizeof...(I) + sizeof...(O);
+  bool contig = true;
+  for (int a = 0; a < nargs; ++a) contig = contig && steps[a] == sizeof(T);
+  if (contig) return multi_simd_contiguous<F, T>(f, args, n, in, out);
+  constexpr std::int64_t kChunk = 256;
+  alignas(64) T buf[nargs][kChunk];
+  char* bufp[nargs];
+  for (int a = 0; a < nargs; ++a) bufp[a] = reinterpret_cast<char*>(buf[a]);
+  for (std::int64_t base = 0; base < n; base += kChunk) {
+    const std::int64_t m = std::min(kChunk, n - base);
+    for (std::size_t a = 0; a < sizeof...(I); ++a) {
+      const char* p = args[a] + base * steps[a];
+      for (std::int64_t k = 0; k < m; ++k) std::memcpy(&buf[a][k], p + k * steps[a], sizeof(T));
+    }
+    multi_simd_contiguous<F, T>(f, bufp, m, in, out);
+    for (int a = sizeof...(I); a < nargs; ++a) {
+      char* p = args[a] + base * steps[a];
+      for (std::int64_t k = 0; k < m; ++k) std::memcpy(p + k * steps[a], &buf[a][k], sizeof(T));
+    }
+  }
+}
+
 template <class F, class Sig>
 void multi_loop(char** args, const std::int64_t* dims, const std::int64_t* steps,
                 const void* data) {
   using T = sig_traits<Sig>;
-  multi_loop_impl<F, typename T::ins, typename T::outs_t>(
-      *static_cast<const F*>(data), args, dims[0], steps, std::make_index_sequence<T::nin>{},
-      std::make_index_sequence<T::nout>{});
+  using One = typename one_type<Sig>::type;
+  const F& f = *static_cast<const F*>(data);
+  if constexpr (simd_functor<F> && simd_type<One>) {
+    multi_simd<F, One>(f, args, dims[0], steps, std::make_index_sequence<T::nin>{},
+                       std::make_index_sequence<T::nout>{});
+  } else {
+    multi_loop_impl<F, typename T::ins, typename T::outs_t>(f, args, dims[0], steps,
+                                                            std::make_index_sequence<T::nin>{},
+                                                            std::make_index_sequence<T::nout>{});
+  }
+}
+
+// `vectorize = true` is honoured on every loop whose operands are all float or all double; a
+// loop that mixes a floating type with other types cannot run on batches and is refused here
+// rather than run scalar without a word. Loops of one integer type run the plain loop, which
+// compilers vectorize themselves (docs/vectorization.md).
+template <class F, class Sig>
+constexpr bool vectorize_honoured() {
+  if constexpr (!simd_functor<F>) {
+    return true;
+  } else {
+    using Tr = sig_traits<Sig>;
+    using Ins = typename Tr::ins;
+    using Outs = typename Tr::outs_t;
+    constexpr bool any_float = []<std::size_t... I, std::size_t... O>(std::index_sequence<I...>,
+                                                                      std::index_sequence<O...>) {
+      return (simd_type<std::tuple_element_t<I, Ins>> || ...) ||
+             (simd_type<std::tuple_element_t<O, Outs>> || ...);
+    }
+    (std::make_index_sequence<Tr::nin>{}, std::make_index_sequence<Tr::nout>{});
+    constexpr bool one = []<std::size_t... I, std::size_t... O>(std::index_sequence<I...>,
+                                                                std::index_sequence<O...>) {
+      using T0 = std::tuple_element_t<0, Outs>;
+      return (std::is_same_v<T0, std::tuple_element_t<I, Ins>> && ...) &&
+             (std::is_same_v<T0, std::tuple_element_t<O, Outs>> && ...);
+    }
+    (std::make_index_sequence<Tr::nin>{}, std::make_index_sequence<Tr::nout>{});
+    return !any_float || one;
+  }
 }
 
 template <class F, class Sig>
@@ -135,6 +236,10 @@ const F* instance() {
 // methods; declaring nothing means no identity and strictly ordered folds.
 template <class F, class... Sigs>
 void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits = {}) {
+  static_assert((detail::vectorize_honoured<F, Sigs>() && ...),
+                "loom::def::ufunc: `vectorize = true` needs every operand of a floating-point "
+                "signature to be one type (all float or all double); drop `vectorize` or register "
+                "the mixed-type signatures with a functor that does not declare it");
   reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), traits,
                               [traits](LoopImpl* impl, auto sig) {
                                 using S = typename decltype(sig)::type;
