@@ -34,6 +34,11 @@ void register_method_cases(const Runtime& rt, const std::string& target, const S
 // The example plugin's two-output black_scholes and one-output black_scholes_call (float32,
 // sizes.large / 4) on a host target; nothing when the example plugin is not loaded.
 void register_outs_cases(const Runtime& rt, const std::string& target, const Sizes& sizes);
+// The catalogue's cases (apps/bench/catalogue_cases.cpp), "cat_<op>/<dtype>/<size>/<target>":
+// multiply and less float32 (parallel, cuda), sin exp log arctan2 power float32 (cpu), multiply
+// and exp float16 and complex64 (cuda device arrays); only where the op has the loop.
+void register_catalogue_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                              bool device);
 // Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
 void register_baselines(const Sizes& sizes);
 

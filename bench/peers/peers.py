@@ -478,8 +478,9 @@ def to_host(P, r):
 
 
 def rel_diff(a, ref):
-    a = np.asarray(a, dtype=np.float64)
-    ref = np.asarray(ref, dtype=np.float64)
+    cplx = np.iscomplexobj(a) or np.iscomplexobj(ref)
+    a = np.asarray(a, dtype=np.complex128 if cplx else np.float64)
+    ref = np.asarray(ref, dtype=np.complex128 if cplx else np.float64)
     if a.shape != ref.shape:
         return float("inf")
     scale = max(float(np.max(np.abs(ref))) if ref.size else 0.0, 1e-300)
@@ -908,6 +909,62 @@ def hypot_runners(P):
             "numba_cuda": numba_cuda, "cupy": cupy_}
 
 
+# The catalogue's cases (apps/bench/catalogue_cases.cpp): x = linspace(lo, hi, n), and for two
+# inputs y = full(n, y), in float64 then cast (as loom-bench makes them). NumPy and CuPy call the
+# ufunc of that name with out=.
+CATALOGUE = {  # op: (lo, hi, y or None)
+    "multiply": (0, 1, 2.0), "less": (0, 1, 0.5), "sin": (0, 2 * math.pi, None),
+    "exp": (-10, 10, None), "log": (0.01, 100, None), "arctan2": (-1, 1, 0.7),
+    "power": (0.5, 2, 2.5),
+}
+CATALOGUE_DTYPES = {"float32": np.float32, "float16": np.float16, "complex64": np.complex64}
+
+
+def catalogue_runners(P, op):
+    def numpy_(inp):
+        f = getattr(np, op)
+        outs = [np.empty(inp[0].shape, f(*[a[:1] for a in inp]).dtype)]
+        return (lambda: f(*inp, out=outs[0])), "host"
+
+    def cupy_(inp):
+        cp = P.cp
+        f = getattr(cp, op)
+        d = [cp.asarray(a) for a in inp]
+        out = cp.empty(inp[0].shape, f(*[a[:1] for a in d]).dtype)
+        return (lambda: f(*d, out=out)), "cupy"
+
+    return {"numpy": numpy_, "cupy": cupy_}
+
+
+def catalogue_groups(P, S):
+    """cat_<op>/<dtype>/<size>: the same (op, dtype) pairs loom-bench registers."""
+    n = S.large_n
+    pairs = [(op, "float32") for op in ("multiply", "less", "sin", "exp", "log", "arctan2",
+                                        "power")]
+    pairs += [(op, dt) for op in ("multiply", "exp") for dt in ("float16", "complex64")]
+    groups = []
+    for op, dtn in pairs:
+        lo, hi, y = CATALOGUE[op]
+        dt = CATALOGUE_DTYPES[dtn]
+
+        def make(lo=lo, hi=hi, y=y, dt=dt):
+            xs = [np.linspace(lo, hi, n).astype(dt)]
+            if y is not None:
+                xs.append(np.full(n, y).astype(dt))
+            return xs
+
+        def ref(*a, op=op):
+            return getattr(np, op)(*a)
+
+        isz = np.dtype(dt).itemsize
+        out_sz = 1 if op == "less" else isz
+        tol = 1e-2 if dtn == "float16" else 1e-5
+        groups.append(Group(f"cat_{op}/{dtn}/{size_label(n)}", make, ref,
+                            n * (isz * (2 if y is not None else 1) + out_sz), n, tol,
+                            catalogue_runners(P, op)))
+    return groups
+
+
 def build_groups(P, S):
     groups = []
     two_pi = 2 * math.pi
@@ -1051,6 +1108,7 @@ def build_groups(P, S):
         groups.append(Group(f"copy_{d}/float32/{size_label(n)}",
                             lambda n=n: [np.linspace(0, 1, n, dtype=f32)], None,
                             nbytes(n, f32, 1), n, 0.0, transfer_runners(P, d)))
+    groups += catalogue_groups(P, S)
     return groups
 
 
