@@ -15,7 +15,7 @@ std::vector<std::string> kernel_targets(const Runtime& rt, const KernelDesc& k);
 // The hand-written replacements among an op's loops: "float32(float32) [cuda]: cub::...".
 std::vector<std::string> hand_written_loops(const OpDesc& op);
 
-// {"search_path", "default_target", "libraries", "targets", "ops", "kernels"}.
+// {"search_path", "search_notices", "default_target", "libraries", "targets", "ops", "kernels"}.
 nlohmann::ordered_json info_json(const Runtime& rt);
 
 void print_info(const Runtime& rt, std::ostream& os);

@@ -41,6 +41,20 @@ std::vector<std::string> hand_written_loops(const OpDesc& op) {
 
 namespace {
 
+const char* notice_kind(SearchNotice::Kind k) {
+  switch (k) {
+    case SearchNotice::Kind::missing_entry:
+      return "missing_entry";
+    case SearchNotice::Kind::unreadable_entry:
+      return "unreadable_entry";
+    case SearchNotice::Kind::not_a_folder:
+      return "not_a_folder";
+    case SearchNotice::Kind::misnamed_library:
+      return "misnamed_library";
+  }
+  return "?";
+}
+
 nlohmann::ordered_json kernel_json(const Runtime& rt, const KernelDesc& k) {
   nlohmann::ordered_json overloads = nlohmann::ordered_json::array();
   for (const auto& o : k.overloads) overloads.push_back(k.name + o.signature());
@@ -98,6 +112,10 @@ nlohmann::ordered_json info_json(const Runtime& rt) {
          {"ok", l.ok},
          {"error", l.ok ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(l.error)}});
   }
+  nlohmann::ordered_json notices = nlohmann::ordered_json::array();
+  for (const auto& n : rt.search_notices()) {
+    notices.push_back({{"kind", notice_kind(n.kind)}, {"path", n.path}, {"message", n.message}});
+  }
   nlohmann::ordered_json targets = nlohmann::ordered_json::array();
   for (const auto& t : rt.targets()) {
     targets.push_back({{"target", t.target},
@@ -111,6 +129,7 @@ nlohmann::ordered_json info_json(const Runtime& rt) {
   nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
   for (const auto& k : rt.registry().list_kernels()) kernels.push_back(kernel_json(rt, *k));
   return {{"search_path", rt.search_path()},
+          {"search_notices", notices},
           {"default_target", rt.default_target()},
           {"libraries", libs},
           {"targets", targets},

@@ -122,6 +122,12 @@ void print_info(const Runtime& rt, std::ostream& os) {
   os << "Search path (LOOM_PLUGIN_PATH, then beside libloom)\n";
   const auto path = rt.search_path();
   for (std::size_t i = 0; i < path.size(); ++i) os << "  " << i + 1 << ". " << path[i] << "\n";
+  // What the search passed over: without these, a mistyped folder or a misnamed library only
+  // shows as an op that is not there.
+  if (const auto notices = rt.search_notices(); !notices.empty()) {
+    os << "\nSearch path notices (" << notices.size() << ")\n";
+    for (const auto& n : notices) os << "  " << n.message << "\n";
+  }
   os << "\n";
   print_libraries(rt, os);
   os << "\n";

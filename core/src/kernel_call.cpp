@@ -9,6 +9,8 @@
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
 #include "loom/runtime.hpp"
+#include "plugin_search.hpp"
+#include "runtime_impl.hpp"
 #include "suggest.hpp"
 
 namespace loom {
@@ -220,7 +222,8 @@ Kernel Runtime::kernel(const std::string& name) const {
     throw LookupError(
         "no kernel named '" + name + "' is registered" +
         (registry_.find(name) ? " (there is an op of that name: use ufunc/reduce)" : "") +
-        "; loom-info lists the registered kernels" + hint);
+        "; loom-info lists the registered kernels" + hint +
+        detail::notices_note(impl_->notices, !hint.empty()));
   }
   Kernel k;
   k.rt_ = shared();

@@ -9,6 +9,7 @@
 
 #include "loom/error.hpp"
 #include "loom/plugin_file.hpp"
+#include "plugin_search.hpp"
 #include "runtime_impl.hpp"
 #include "suggest.hpp"
 
@@ -101,7 +102,10 @@ Runtime::Runtime(RuntimeOptions options)
   std::vector<std::string> own_names;  // file names in loom's own folder
   for (const auto& dir : search_path_) {
     std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) continue;
+    if (auto n = detail::entry_notices(dir); !n.empty()) {
+      impl_->notices.insert(impl_->notices.end(), n.begin(), n.end());
+      continue;
+    }
     // A folder that others can write to could be given a libloom_*.so by anyone: refused whole,
     // recorded with its path (docs/reliability.md, "Plugin files").
     if (auto why = plugin_trust_problem(dir); !why.empty()) {
@@ -111,9 +115,21 @@ Runtime::Runtime(RuntimeOptions options)
       continue;
     }
     std::vector<std::filesystem::path> here;
+    std::vector<SearchNotice> passed_over;  // sorted as `here`, so the notices keep one order
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
       const std::string f = e.path().filename().string();
-      if (f.starts_with("libloom_") && f.ends_with(".so")) here.push_back(e.path());
+      if (f.starts_with("libloom_") && f.ends_with(".so")) {
+        here.push_back(e.path());
+      } else if (auto n = detail::file_notices(e.path().string()); !n.empty()) {
+        passed_over.insert(passed_over.end(), n.begin(), n.end());
+      }
+    }
+    std::sort(passed_over.begin(), passed_over.end(),
+              [](const auto& x, const auto& y) { return x.path < y.path; });
+    impl_->notices.insert(impl_->notices.end(), passed_over.begin(), passed_over.end());
+    if (ec) {
+      impl_->notices.push_back({SearchNotice::Kind::unreadable_entry, dir,
+                                "search path entry '" + dir + "' cannot be read: " + ec.message()});
     }
     std::sort(here.begin(), here.end());
     for (const auto& f : here) {
@@ -174,6 +190,8 @@ std::vector<LoadedLibrary> Runtime::libraries() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->records;
 }
+
+std::vector<SearchNotice> Runtime::search_notices() const { return impl_->notices; }
 
 std::vector<TargetInfo> Runtime::targets() const {
   std::lock_guard lock(impl_->mutex);
@@ -271,15 +289,19 @@ std::string Runtime::refused_why(const std::string& name) const {
 namespace {
 
 // Why `name` is missing: the refused library that would have defined it, else the registered op
-// of the asked kind whose name is closest ("; did you mean 'x'?"), else nothing.
+// of the asked kind whose name is closest ("; did you mean 'x'?"), else nothing; then what the
+// plugin search passed over (`notices`: empty when the name exists as another kind).
 std::string missing_op_hint(const Registry& r, const std::string& why, const std::string& name,
-                            bool reduction) {
-  if (!why.empty()) return why;
-  std::vector<std::string> names;
-  for (const auto& d : r.list()) {
-    if ((d->kind == OpKind::reduce) == reduction) names.push_back(d->name);
+                            bool reduction, const std::vector<SearchNotice>& notices) {
+  std::string hint = why;
+  if (hint.empty()) {
+    std::vector<std::string> names;
+    for (const auto& d : r.list()) {
+      if ((d->kind == OpKind::reduce) == reduction) names.push_back(d->name);
+    }
+    hint = detail::did_you_mean(name, names);
   }
-  return detail::did_you_mean(name, names);
+  return hint + detail::notices_note(notices, !hint.empty());
 }
 
 }  // namespace
@@ -290,7 +312,8 @@ Ufunc Runtime::ufunc(const std::string& name) const {
     throw LookupError("no ufunc or gufunc named '" + name + "' is registered" +
                       (d ? " (it is a reduction: use Runtime::reduce)" : "") +
                       "; loom-info lists the registered ops" +
-                      missing_op_hint(registry_, refused_why(name), name, false));
+                      missing_op_hint(registry_, refused_why(name), name, false,
+                                      d ? std::vector<SearchNotice>{} : impl_->notices));
   }
   Ufunc u;
   u.rt_ = shared();
@@ -304,7 +327,8 @@ Reduce Runtime::reduce(const std::string& name) const {
     throw LookupError("no reduction named '" + name + "' is registered" +
                       (d ? std::string(" (it is a ") + loom::name(d->kind) + ")" : "") +
                       "; loom-info lists the registered ops" +
-                      missing_op_hint(registry_, refused_why(name), name, true));
+                      missing_op_hint(registry_, refused_why(name), name, true,
+                                      d ? std::vector<SearchNotice>{} : impl_->notices));
   }
   Reduce r;
   r.rt_ = shared();

@@ -14,6 +14,7 @@ struct Runtime::Impl {
   mutable std::mutex mutex;
   std::vector<boost::dll::shared_library> libs;  // kept loaded (and RTLD_NODELETE besides)
   std::vector<LoadedLibrary> records;
+  std::vector<SearchNotice> notices;  // written by the constructor only
   std::vector<std::unique_ptr<Backend>> backends;
   int num_threads = 0;
   // Op and kernel names that libraries refused at merge time registered (by path), so that a

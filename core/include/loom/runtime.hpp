@@ -184,6 +184,17 @@ struct LoadedLibrary {
   std::string error;  // why it was refused
 };
 
+// What the plugin search passed over, reported instead of skipped without a trace: a search path
+// entry that does not exist, cannot be read or is not a folder, and a library in a plugin folder
+// that exports loom_plugin but is not named libloom_*.so (docs/plugins.md, "Search path
+// notices"). loom-info lists them; a failed lookup of an op or kernel appends them.
+struct SearchNotice {
+  enum class Kind { missing_entry, unreadable_entry, not_a_folder, misnamed_library };
+  Kind kind;
+  std::string path;     // the search path entry, or the library passed over
+  std::string message;  // "search path entry '/nope' does not exist"
+};
+
 struct TargetInfo {
   std::string target;   // "cpu"
   std::string backend;  // "serial"
@@ -324,6 +335,7 @@ class Runtime {
   const Registry& registry() const { return registry_; }
   std::vector<std::string> search_path() const { return search_path_; }
   std::vector<LoadedLibrary> libraries() const;
+  std::vector<SearchNotice> search_notices() const;  // what the search passed over, in order
   std::vector<TargetInfo> targets() const;
   std::string default_target() const { return default_target_; }
   int num_threads() const;
