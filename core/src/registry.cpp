@@ -95,7 +95,47 @@ void Registrar::replace_loop(const std::string& op, const std::string& signature
                     op + "' before");
 }
 
+// Who merges: a plugin library, or the program itself (Runtime::define). Messages name the first
+// as "plugin libb.so" and end "the plugin is refused", the second as "Runtime::define('myapp')"
+// ending "nothing was defined".
+struct Registry::Source {
+  std::string label;    // what OpDesc::plugins lists: the file name, or program_source()
+  std::string owner;    // the ownership key: PluginInfo::name, or program_key(name)
+  std::string program;  // the program's owner name; empty for a library
+  std::string who() const {
+    return program.empty() ? "plugin " + label : "Runtime::define('" + program + "')";
+  }
+  std::string verdict() const {
+    return program.empty() ? "the plugin is refused" : "nothing was defined";
+  }
+};
+
 namespace {
+
+// A program's ownership key starts with a NUL byte, which no PluginInfo::name (a C string) can
+// hold: no plugin can pass for the program's part or the program for a plugin.
+const std::string kProgramKey("\0program ", 9);
+std::string program_key(const std::string& owner) { return kProgramKey + owner; }
+
+// ", which belongs to plugin 'a' (liba.so)" / ", which the program defined (...)".
+std::string belongs(const std::string& first, const std::string& libs) {
+  if (first.starts_with(kProgramKey)) {
+    return "which the program defined (Runtime::define('" + first.substr(kProgramKey.size()) +
+           "'))";
+  }
+  return "which belongs to plugin '" + first + "' (" + libs + ")";
+}
+
+// Adds `label` to a descriptor's list of sources, once (a program may define in several calls).
+void add_source(std::string& list, const std::string& label) {
+  for (std::size_t at = list.find(label); at != std::string::npos; at = list.find(label, at + 1)) {
+    const std::size_t end = at + label.size();
+    const bool starts = at == 0 || list.compare(at - 2, 2, ", ") == 0;
+    const bool ends = end == list.size() || list.compare(end, 2, ", ") == 0;
+    if (starts && ends) return;
+  }
+  list += ", " + label;
+}
 
 // "a ufunc of 2 inputs and 1 output", "a gufunc (n),(n)->()", "a reduction".
 std::string shape_of(const OpDesc& d) {
@@ -108,20 +148,28 @@ std::string shape_of(const OpDesc& d) {
          count(d.nout, "output");
 }
 
-std::string foreign_loops_message(const std::string& plugin, const std::string& owner,
-                                  const char* what, const std::string& name,
+template <class Source>
+std::string foreign_loops_message(const Source& src, const char* what, const std::string& name,
                                   const std::string& first, const std::string& libs,
                                   const std::string& loops) {
-  return "plugin " + plugin + " (plugin '" + owner + "') adds " + loops + " to " + what + " '" +
-         name + "', which belongs to plugin '" + first + "' (" + libs +
-         "); only builds of the plugin that defined it may add loops; the plugin is refused";
+  if (!src.program.empty()) {
+    return src.who() + " adds " + loops + " to " + what + " '" + name + "', " +
+           belongs(first, libs) +
+           "; only the plugin or program that defined an op or kernel may add loops to it: give "
+           "yours another name; nothing was defined";
+  }
+  return "plugin " + src.label + " (plugin '" + src.owner + "') adds " + loops + " to " + what +
+         " '" + name + "', " + belongs(first, libs) +
+         "; only builds of the plugin that defined it may add loops; the plugin is refused";
 }
 
 // The registry's kernels after adding a plugin's: the same rules as ops.
+template <class Source>
 std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
     const std::map<std::string, std::shared_ptr<const KernelDesc>>& have,
-    const std::map<std::string, std::string>& owners, Registrar& staged, const std::string& plugin,
-    const std::string& owner) {
+    const std::map<std::string, std::string>& owners, Registrar& staged, const Source& src) {
+  const std::string& plugin = src.label;
+  const std::string& owner = src.owner;
   const int fam = static_cast<int>(staged.family());
   std::vector<std::shared_ptr<const KernelDesc>> merged;
   for (auto& d : staged.staged_kernels()) {
@@ -132,7 +180,7 @@ std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
       continue;
     }
     KernelDesc next = *it->second;
-    next.plugins += ", " + plugin;
+    add_source(next.plugins, plugin);
     const auto own = owners.find(d.name);
     const std::string& first = own == owners.end() ? it->second->plugins : own->second;
     std::string foreign;  // overloads this library adds to another plugin's kernel
@@ -142,16 +190,14 @@ std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
         if (no.signature() == o.signature()) match = &no;
       }
       if (match && match->impl[fam].present()) {
-        throw PluginError("plugin " + plugin + " registers kernel '" + d.name + "' " +
-                          o.signature() + " for family " + name(staged.family()) +
-                          ", already registered by " + it->second->plugins +
-                          "; the plugin is refused");
+        throw PluginError(src.who() + " registers kernel '" + d.name + "' " + o.signature() +
+                          " for family " + name(staged.family()) + ", already registered by " +
+                          it->second->plugins + "; " + src.verdict());
       }
       if (match && match->uses_syncthreads != o.uses_syncthreads) {
-        throw PluginError("plugin " + plugin + " registers kernel '" + d.name + "' " +
-                          o.signature() +
+        throw PluginError(src.who() + " registers kernel '" + d.name + "' " + o.signature() +
                           " with uses_syncthreads=" + (o.uses_syncthreads ? "true" : "false") +
-                          ", unlike " + it->second->plugins + "; the plugin is refused");
+                          ", unlike " + it->second->plugins + "; " + src.verdict());
       }
       if (first != owner) foreign += (foreign.empty() ? "" : ", ") + o.signature();
       if (match) {
@@ -161,8 +207,8 @@ std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
       }
     }
     if (!foreign.empty()) {
-      throw PluginError(foreign_loops_message(plugin, owner, "kernel", d.name, first,
-                                              it->second->plugins, foreign));
+      throw PluginError(
+          foreign_loops_message(src, "kernel", d.name, first, it->second->plugins, foreign));
     }
     merged.push_back(std::make_shared<const KernelDesc>(std::move(next)));
   }
@@ -171,11 +217,24 @@ std::vector<std::shared_ptr<const KernelDesc>> merge_kernels(
 
 }  // namespace
 
-void Registry::merge(Registrar& staged, const std::string& plugin, const std::string& owner_in) {
+void Registry::merge(Registrar& staged, const std::string& plugin, const std::string& owner) {
+  merge_from(staged, Source{plugin, owner.empty() ? plugin : owner, {}});
+}
+
+void Registry::merge_program(Registrar& staged, const std::string& owner) {
+  merge_from(staged, Source{program_source(owner, staged.family()), program_key(owner), owner});
+}
+
+std::string Registry::program_source(const std::string& owner, Family family) {
+  return owner + " (defined by the program, " + name(family) + ")";
+}
+
+void Registry::merge_from(Registrar& staged, const Source& src) {
   const int fam = static_cast<int>(staged.family());
-  const std::string owner = owner_in.empty() ? plugin : owner_in;
+  const std::string& plugin = src.label;
+  const std::string& owner = src.owner;
   std::unique_lock lock(mutex_);
-  const auto merged_kernels = merge_kernels(kernels_, kernel_owners_, staged, plugin, owner);
+  const auto merged_kernels = merge_kernels(kernels_, kernel_owners_, staged, src);
   std::vector<std::shared_ptr<const OpDesc>> merged;
   for (auto& d : staged.staged()) {
     auto it = ops_.find(d.name);
@@ -188,19 +247,20 @@ void Registry::merge(Registrar& staged, const std::string& plugin, const std::st
     const OpDesc& old = *it->second;
     if (old.kind != d.kind || old.nin != d.nin || old.nout != d.nout ||
         (old.layout ? old.layout->str() : "") != (d.layout ? d.layout->str() : "")) {
-      throw PluginError("plugin " + plugin + " registers op '" + d.name + "' as " + shape_of(d) +
-                        ", unlike the one from " + old.plugins + " (" + shape_of(old) +
-                        "); the plugin is refused");
+      throw PluginError(src.who() + " registers op '" + d.name + "' as " + shape_of(d) +
+                        ", unlike the one from " + old.plugins + " (" + shape_of(old) + "); " +
+                        src.verdict());
     }
     // Both families must reduce the same way, or cpu and cuda would answer differently.
     if (old.identity != d.identity || old.reorderable != d.reorderable) {
-      throw PluginError("plugin " + plugin + " declares op '" + d.name +
+      throw PluginError(src.who() + " declares op '" + d.name +
                         "' with another identity or reorderability than " + old.plugins +
-                        " does; declare the same ReduceTraits in every build of the op");
+                        " does; declare the same ReduceTraits in every build of the op" +
+                        (src.program.empty() ? "" : "; " + src.verdict()));
     }
     OpDesc next = old;
     next.cache = std::make_shared<OpDesc::Cache>();
-    next.plugins += ", " + plugin;
+    add_source(next.plugins, plugin);
     const auto own = op_owners_.find(d.name);
     const std::string& first = own == op_owners_.end() ? old.plugins : own->second;
     std::string foreign;  // loops this library adds to another plugin's op
@@ -210,9 +270,9 @@ void Registry::merge(Registrar& staged, const std::string& plugin, const std::st
         if (nl.sig == l.sig) match = &nl;
       }
       if (match && match->impl[fam].present()) {
-        throw PluginError("plugin " + plugin + " registers op '" + d.name + "' " + l.sig.str() +
+        throw PluginError(src.who() + " registers op '" + d.name + "' " + l.sig.str() +
                           " for family " + name(staged.family()) + ", already registered by " +
-                          old.plugins + "; the plugin is refused");
+                          old.plugins + "; " + src.verdict());
       }
       if (first != owner) foreign += (foreign.empty() ? "" : ", ") + l.sig.str();
       if (match) {
@@ -222,7 +282,7 @@ void Registry::merge(Registrar& staged, const std::string& plugin, const std::st
       }
     }
     if (!foreign.empty()) {
-      throw PluginError(foreign_loops_message(plugin, owner,
+      throw PluginError(foreign_loops_message(src,
                                               d.kind == OpKind::reduce ? "reduction" : name(d.kind),
                                               d.name, first, old.plugins, foreign));
     }

@@ -47,6 +47,14 @@ class Registry {
   // plugin (its host and CUDA builds) may add loops to it; another library that would is refused
   // (docs/plugins.md, "Which library wins"). `owner` defaults to the file name `plugin`.
   void merge(Registrar& staged, const std::string& plugin, const std::string& owner = {});
+  // Merges definitions the program made itself (Runtime::define) by the same rules: `owner`
+  // ("myapp") owns what it defines first, for both families, and no plugin owner is the same.
+  // Descriptors record program_source(owner, family) where a plugin's record its file name.
+  // Throws PluginError, changing nothing, where merge would refuse a plugin.
+  void merge_program(Registrar& staged, const std::string& owner);
+  // "myapp (defined by the program, host)": what OpDesc::plugins / KernelDesc::plugins list for
+  // a program's definitions of one family.
+  static std::string program_source(const std::string& owner, Family family);
   std::shared_ptr<const OpDesc> find(const std::string& name) const;
   std::vector<std::shared_ptr<const OpDesc>> list() const;
   // Kernels live in their own namespace: a kernel and an op may share a name.
@@ -58,6 +66,8 @@ class Registry {
   std::map<std::string, std::shared_ptr<const OpDesc>> ops_;
   std::map<std::string, std::shared_ptr<const KernelDesc>> kernels_;
   std::map<std::string, std::string> op_owners_, kernel_owners_;  // name -> owning plugin
+  struct Source;  // who merges: a plugin library or the program (registry.cpp)
+  void merge_from(Registrar& staged, const Source& src);
 };
 
 }  // namespace loom

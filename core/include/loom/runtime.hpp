@@ -2,6 +2,7 @@
 // a call by name and target into a backend call with NumPy's semantics.
 #pragma once
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -182,6 +183,9 @@ struct LoadedLibrary {
   Family family;
   bool ok;
   std::string error;  // why it was refused
+  // Definitions the program made itself (Runtime::define): `name` is their owner ("myapp"),
+  // `path` the program's executable; no library file was loaded.
+  bool program = false;
 };
 
 // What the plugin search passed over, reported instead of skipped without a trace: a search path
@@ -331,6 +335,18 @@ class Runtime {
 
   // Loads one more library now (also one outside the search path); PluginError if refused.
   void load_library(const std::string& path);
+
+  // Ops and kernels defined in the program itself, with the def:: tables a plugin uses: `fn`
+  // fills a Registrar of `family` (host: the def/*.hpp tables, from a .cpp file; cuda: the
+  // def/*.cuh tables, from a .cu file of the program), and its descriptors merge whole or not at
+  // all by a plugin's rules (Registry::merge_program): `owner` ("myapp") owns what it defines
+  // first, and may not add loops to a plugin's op (PluginError). TargetError, before `fn` runs,
+  // when no loaded backend runs `family`'s loops; fn's own exceptions pass through. Handles taken
+  // earlier keep the descriptor they hold (docs/plugins.md, "Ops defined in the program").
+  void define(const std::string& owner, Family family, const std::function<void(Registrar&)>& fn);
+  void define(const std::string& owner, const std::function<void(Registrar&)>& fn) {
+    define(owner, Family::host, fn);
+  }
 
   const Registry& registry() const { return registry_; }
   std::vector<std::string> search_path() const { return search_path_; }

@@ -206,6 +206,11 @@ void gu_launch(const GufuncCall& c, const void* data) {
 
 }  // namespace cu
 
+// The registration functions' own namespace (inline: still loom::def::gufunc): a program that
+// defines ops for both families links this and the host twin into one executable, where two
+// definitions of one mangled name would be an ODR violation (the linker keeps one of them).
+inline namespace cuda_family {
+
 template <class F, class... Sigs>
 void gufunc(Registrar& reg, std::string name, const std::string& layout, std::string doc) {
   static std::vector<std::unique_ptr<cu::GuData<F>>> keep;  // plugin lifetime
@@ -222,5 +227,7 @@ void gufunc(Registrar& reg, std::string name, const std::string& layout, std::st
   keep.push_back(std::move(g));
   reg.add(std::move(d));
 }
+
+}  // namespace cuda_family
 
 }  // namespace loom::def

@@ -198,6 +198,11 @@ void kernel_launch(KernelCall& c, const void* data) {
 
 }  // namespace cu
 
+// The registration functions' own namespace (inline: still loom::def::kernel): a program that
+// defines ops for both families links this and the host twin into one executable, where two
+// definitions of one mangled name would be an ODR violation (the linker keeps one of them).
+inline namespace cuda_family {
+
 template <class... Fs>
 void kernel(Registrar& reg, std::string name, std::string doc = "") {
   reg.add_kernel(kernel_desc<Fs...>(std::move(name), std::move(doc), [](KernelImpl* impl, auto id) {
@@ -207,5 +212,7 @@ void kernel(Registrar& reg, std::string name, std::string doc = "") {
     s.data = cu::instance<F>();
   }));
 }
+
+}  // namespace cuda_family
 
 }  // namespace loom::def

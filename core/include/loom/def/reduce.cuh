@@ -671,6 +671,11 @@ struct red_of<F, T(T, T)> {
 
 }  // namespace cu
 
+// The registration functions' own namespace (inline: still loom::def::reduce): a program that
+// defines ops for both families links this and the host twin into one executable, where two
+// definitions of one mangled name would be an ODR violation (the linker keeps one of them).
+inline namespace cuda_family {
+
 template <class F, class... Sigs>
 void reduce(Registrar& reg, std::string name, ReduceTraits traits, std::string doc) {
   reg.add(reduce_desc<Sigs...>(std::move(name), traits, std::move(doc), [](LoopImpl* impl, auto s) {
@@ -679,5 +684,7 @@ void reduce(Registrar& reg, std::string name, ReduceTraits traits, std::string d
     impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();
   }));
 }
+
+}  // namespace cuda_family
 
 }  // namespace loom::def

@@ -233,6 +233,11 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
 
 }  // namespace cu
 
+// The registration functions' own namespace (inline: still loom::def::ufunc): a program that
+// defines ops for both families links this and the host twin into one executable, where two
+// definitions of one mangled name would be an ODR violation (the linker keeps one of them).
+inline namespace cuda_family {
+
 // traits: the op's identity and reorderability. Every T(T,T) loop also gets the device loops of
 // the reduce, accumulate and at methods (methods.cuh): with traits, those of a reorderable op
 // where traits say so; without, only the ordered ones (an op that declares nothing is not
@@ -259,5 +264,7 @@ void ufunc(Registrar& reg, std::string name, std::string doc) {
                                 cu::set_ordered_device_methods<F, S>(c);
                               }));
 }
+
+}  // namespace cuda_family
 
 }  // namespace loom::def
