@@ -1,6 +1,23 @@
 # loom_add_plugin(<name> SOURCES ... [LIBRARIES ...] [NO_INSTALL]): a plugin or backend library,
 # loaded at run time by the core from <dir of libloom>/loom/. Used in this tree and, installed, by
 # out-of-tree plugins. NO_INSTALL: a test-only plugin, never installed.
+#
+# The file is named as the loader looks for it, libloom_<stem>.so, whatever the target is called:
+# <name> without a leading "loom_" is the stem (loom_example and example both give
+# libloom_example.so). Out of tree, the library is also compiled with loom::simd (below).
+
+# loom::simd: the flags loom's own host loops are compiled with, for code that instantiates the
+# def:: tables outside loom's build (plugins, ops defined in a program): -march=${LOOM_ARCH} (xsimd
+# picks its batch width at compile time from it) and -ffp-contract=off (no a*b+c contracted into
+# an FMA: each operation rounds on its own, as in NumPy's loops). C++ sources only.
+if(NOT TARGET loom::simd)
+  add_library(loom::simd INTERFACE IMPORTED)
+  target_compile_options(loom::simd INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+  if(LOOM_ARCH)
+    target_compile_options(loom::simd INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=${LOOM_ARCH}>)
+  endif()
+endif()
+
 function(loom_add_plugin name)
   cmake_parse_arguments(ARG "NO_INSTALL" "" "SOURCES;LIBRARIES" ${ARGN})
   add_library(${name} MODULE ${ARG_SOURCES})
@@ -15,13 +32,42 @@ function(loom_add_plugin name)
   if(LOOM_HAVE_STACK_CLASH_PROTECTION)
     target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fstack-clash-protection>)
   endif()
-  set_target_properties(${name} PROPERTIES PREFIX "lib" CXX_VISIBILITY_PRESET hidden
+  string(REGEX REPLACE "^(lib)?loom_" "" stem "${name}")
+  set_target_properties(${name} PROPERTIES PREFIX "lib" OUTPUT_NAME "loom_${stem}" SUFFIX ".so"
+                                           CXX_VISIBILITY_PRESET hidden
                                            CUDA_VISIBILITY_PRESET hidden)
+  # A name changed after this call would make the loader pass the library over: refuse it when
+  # the directory is done (the loader's notice would only come at run time).
+  # (EVAL: a deferred call expands its arguments when it runs, where ${name} means nothing.)
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL _loom_check_plugin_name [[${name}]])")
   if(DEFINED LOOM_PLUGIN_DIR)  # in loom's own tree: build beside libloom, install with it
+    # (loom's own build already compiles everything with loom::simd's flags.)
     set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${LOOM_PLUGIN_DIR}
                                              INSTALL_RPATH "$ORIGIN/..")
     if(NOT ARG_NO_INSTALL)
       install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/loom)
     endif()
+  else()
+    target_link_libraries(${name} PRIVATE loom::simd)
+  endif()
+endfunction()
+
+function(_loom_check_plugin_name target)
+  set(file "")
+  foreach(p PREFIX OUTPUT_NAME SUFFIX)
+    get_target_property(v ${target} ${p})
+    string(APPEND file "${v}")
+  endforeach()
+  get_target_property(library_name ${target} LIBRARY_OUTPUT_NAME)  # wins over OUTPUT_NAME
+  if(library_name)
+    get_target_property(prefix ${target} PREFIX)
+    get_target_property(suffix ${target} SUFFIX)
+    set(file "${prefix}${library_name}${suffix}")
+  endif()
+  if(NOT file MATCHES "^libloom_[^/]+\\.so$")
+    message(FATAL_ERROR "loom_add_plugin(${target}): the library would be named '${file}', but "
+                        "loom loads only files named libloom_*.so; leave PREFIX, OUTPUT_NAME and "
+                        "SUFFIX as loom_add_plugin sets them (it names this one libloom_<stem>.so "
+                        "from the target name)")
   endif()
 endfunction()
