@@ -5,42 +5,6 @@ namespace loom::apps {
 
 namespace {
 
-template <class D>
-std::vector<std::string> targets_of(const Runtime& rt, const D& d) {
-  std::vector<std::string> out;
-  for (const auto& t : rt.targets()) {
-    if (!t.available) continue;
-    try {
-      if (d.has_family(rt.resolve_target(t.target).first->family())) out.push_back(t.target);
-    } catch (const Error&) {
-      // Listed as available but not resolvable: leave it out rather than fail the listing.
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-std::vector<std::string> op_targets(const Runtime& rt, const OpDesc& op) {
-  return targets_of(rt, op);
-}
-std::vector<std::string> kernel_targets(const Runtime& rt, const KernelDesc& k) {
-  return targets_of(rt, k);
-}
-
-std::vector<std::string> hand_written_loops(const OpDesc& op) {
-  std::vector<std::string> out;
-  for (const auto& l : op.loops) {
-    for (Family f : {Family::host, Family::cuda}) {
-      const char* h = l.impl[static_cast<int>(f)].hand_written;
-      if (h) out.push_back(l.sig.str() + " [" + name(f) + "]: " + h);
-    }
-  }
-  return out;
-}
-
-namespace {
-
 const char* notice_kind(SearchNotice::Kind k) {
   switch (k) {
     case SearchNotice::Kind::missing_entry:
@@ -110,7 +74,8 @@ nlohmann::ordered_json info_json(const Runtime& rt) {
          {"path", l.path},
          {"family", l.ok ? nlohmann::ordered_json(name(l.family)) : nullptr},
          {"ok", l.ok},
-         {"error", l.ok ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(l.error)}});
+         {"error", l.ok ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(l.error)},
+         {"program", l.program}});
   }
   nlohmann::ordered_json notices = nlohmann::ordered_json::array();
   for (const auto& n : rt.search_notices()) {

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     if (json) {
       std::cout << loom::apps::info_json(rt).dump(indent) << "\n";
     } else {
-      loom::apps::print_info(rt, std::cout);
+      loom::print_info(rt, std::cout);
     }
   } catch (const loom::Error& e) {
     std::cerr << "loom-info: " << e.what() << "\n";

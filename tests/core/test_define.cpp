@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "loom/def/gufunc.hpp"
@@ -14,6 +15,7 @@
 #include "loom/def/reduce.hpp"
 #include "loom/def/ufunc.hpp"
 #include "loom/error.hpp"
+#include "loom/info.hpp"
 #include "loom/runtime.hpp"
 // After the def headers: the table uses whichever loom::def functions are in scope.
 #include "define_ops.hpp"
@@ -213,6 +215,25 @@ TEST(Define, RecordsTheProgramAsTheSource) {
     EXPECT_NE(l.path.find("loom_core_tests"), std::string::npos) << l.path;
   }
   EXPECT_EQ(records, 1);
+}
+
+TEST(Define, LoomInfosListingMarksTheProgramsDefinitions) {
+  std::ostringstream os;
+  print_info(rt(), os);
+  const std::string s = os.str();
+  // The libraries: the program's record, marked, with its executable.
+  EXPECT_NE(s.find("test_define  (defined by the program) "), std::string::npos) << s;
+  // The ops and kernels: where each comes from.
+  for (const char* name : {"app_affine", "app_sumdiff", "app_dot", "app_total", "app_scale"}) {
+    const auto at = s.find("  " + std::string(name) + " ");
+    ASSERT_NE(at, std::string::npos) << name << " not listed:\n" << s;
+    const auto eol = s.find('\n', at);
+    EXPECT_NE(s.substr(at, eol - at).find("from test_define (defined by the program, host)"),
+              std::string::npos)
+        << s.substr(at, eol - at);
+  }
+  // A plugin's op stays its library's.
+  EXPECT_NE(s.find("from libloom_math.so"), std::string::npos);
 }
 
 // The tests below define more in runtimes of their own, so that rt() stays as the others expect.

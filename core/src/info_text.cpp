@@ -1,12 +1,51 @@
-// loom-info's readable report: where loom looked, what it loaded or refused, which targets can
-// run here (and why not), and every operation with its signatures.
+// loom-info's readable report (loom/info.hpp): where loom looked, what it loaded or refused, which
+// targets can run here (and why not), and every operation with its signatures. In libloom rather
+// than in loom-info so that a program can list its own definitions (Runtime::define) the same way.
 #include <algorithm>
 #include <iomanip>
+#include <ostream>
 #include <sstream>
 
-#include "info.hpp"
+#include "loom/error.hpp"
+#include "loom/info.hpp"
 
-namespace loom::apps {
+namespace loom {
+
+namespace {
+
+template <class D>
+std::vector<std::string> targets_of(const Runtime& rt, const D& d) {
+  std::vector<std::string> out;
+  for (const auto& t : rt.targets()) {
+    if (!t.available) continue;
+    try {
+      if (d.has_family(rt.resolve_target(t.target).first->family())) out.push_back(t.target);
+    } catch (const Error&) {
+      // Listed as available but not resolvable: leave it out rather than fail the listing.
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> op_targets(const Runtime& rt, const OpDesc& op) {
+  return targets_of(rt, op);
+}
+std::vector<std::string> kernel_targets(const Runtime& rt, const KernelDesc& k) {
+  return targets_of(rt, k);
+}
+
+std::vector<std::string> hand_written_loops(const OpDesc& op) {
+  std::vector<std::string> out;
+  for (const auto& l : op.loops) {
+    for (Family f : {Family::host, Family::cuda}) {
+      const char* h = l.impl[static_cast<int>(f)].hand_written;
+      if (h) out.push_back(l.sig.str() + " [" + name(f) + "]: " + h);
+    }
+  }
+  return out;
+}
 
 namespace {
 
@@ -48,8 +87,8 @@ void print_libraries(const Runtime& rt, std::ostream& os) {
   for (const auto& l : libs) {
     // A refused library's family is unknown (it was never asked), so none is shown.
     os << "  " << std::left << std::setw(8) << (l.ok ? "ok" : "REFUSED") << std::setw(6)
-       << (l.ok ? name(l.family) : "-") << std::setw(static_cast<int>(w) + 2) << l.name << l.path
-       << "\n";
+       << (l.ok ? name(l.family) : "-") << std::setw(static_cast<int>(w) + 2) << l.name
+       << (l.program ? "(defined by the program) " : "") << l.path << "\n";
     if (!l.ok) os << "          error: " << l.error << "\n";
   }
 }
@@ -138,4 +177,4 @@ void print_info(const Runtime& rt, std::ostream& os) {
   print_kernels(rt, os);
 }
 
-}  // namespace loom::apps
+}  // namespace loom
