@@ -1,8 +1,5 @@
-// The math plugin's host loops (libloom_math.so, used by targets cpu and parallel): the op table
-// instantiated with the host def headers.
-#include "loom/def/gufunc.hpp"
-#include "loom/def/reduce.hpp"
-#include "loom/def/ufunc.hpp"
+// The math plugin's host library (libloom_math.so, used by targets cpu and parallel): its entry
+// point. The loops are instantiated group by group in math_<group>.cpp (table.hpp).
 #include "loom/plugin.hpp"
 #include "table.hpp"
 

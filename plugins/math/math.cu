@@ -1,20 +1,8 @@
-// The math plugin's CUDA loops (libloom_math_cuda.so, used by target cuda): the op table
-// instantiated with the CUDA def headers, from the same functors as the host loops.
-#include <type_traits>
-
+// The math plugin's CUDA library (libloom_math_cuda.so, used by target cuda): its entry point.
+// The loops are instantiated group by group in math_<group>.cu from the same functors and
+// tables as the host loops (table.hpp); cub_sum.cu replaces the large float sums.
 #include "cub_sum.hpp"
-#include "functors.hpp"
-#include "loom/def/gufunc.cuh"
-#include "loom/def/methods.cuh"
-#include "loom/def/reduce.cuh"
-#include "loom/def/ufunc.cuh"
 #include "loom/plugin.hpp"
-
-// Add is the type's own + (wrapping for integers): add.at may use the native atomicAdd. Declared
-// before the table instantiates the loops.
-template <>
-struct loom::def::cu::device_add<loom::math::Add> : std::true_type {};
-
 #include "table.hpp"
 
 namespace {

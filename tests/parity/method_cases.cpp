@@ -19,8 +19,9 @@ namespace {
 long double apply(const UfuncRef& ref, DType t, long double a, long double b) {
   const long double in[2] = {a, b};
   long double out = 0;
-  ref.f(in, &out);
-  if (!is_integer(t) || t == DType::bool_) return round_to(t, out);
+  (is_integer(t) && ref.int_f ? ref.int_f : ref.f)(in, &out);
+  if (t == DType::bool_) return std::isnan(out) || out != 0;  // bool loops: the result's truth
+  if (!is_integer(t)) return round_to(t, out);
   const int bits = static_cast<int>(loom::itemsize(t) * 8);
   const long double m = std::ldexp(1.0L, bits);
   long double r = std::fmod(out, m);

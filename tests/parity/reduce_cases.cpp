@@ -81,8 +81,9 @@ std::vector<std::vector<long double>> groups(const Array& x, const std::set<int>
   Shape out_shape;
   for (int k = 0; k < x.ndim(); ++k) out_shape.push_back(axes.count(k) ? 1 : x.shape()[k]);
   std::vector<std::vector<long double>> g(loom::shape_size(out_shape));
-  if (initial) {
-    for (auto& e : g) e.push_back(*initial);
+  if (initial) {  // as the dtype holds it (3 is True in a bool reduction)
+    const long double init = x.dtype() == DType::bool_ ? (*initial != 0) : *initial;
+    for (auto& e : g) e.push_back(init);
   }
   const auto v = values(x);
   for (std::size_t i = 0; i < v.size(); ++i) {

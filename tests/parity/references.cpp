@@ -59,6 +59,54 @@ UfuncRef binary(Domain fx, Domain fy, Domain ix, Domain iy, L (*fn)(L, L)) {
                   [fn](const L* in, L* out) { out[0] = fn(in[0], in[1]); });
 }
 
+// Integer ops on the two's complement bits of a value (uint64 values above 2^63 included); the
+// caller wraps the result into the loop's dtype.
+std::int64_t bits_of(L x) {
+  return x >= 0x1p63L ? static_cast<std::int64_t>(static_cast<std::uint64_t>(x))
+                      : static_cast<std::int64_t>(x);
+}
+L from_bits(std::int64_t v) { return static_cast<L>(v); }
+L int_floor_div(L x, L y) { return y == 0 ? 0 : std::floor(x / y); }
+L int_mod(L x, L y) { return y == 0 ? 0 : x - y * std::floor(x / y); }
+L gcd_ref(L x, L y) {
+  std::uint64_t a = static_cast<std::uint64_t>(std::fabs(x)),
+                b = static_cast<std::uint64_t>(std::fabs(y));
+  while (b != 0) {
+    const std::uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return static_cast<L>(a);
+}
+L lcm_ref(L x, L y) {
+  const L g = gcd_ref(x, y);
+  return g == 0 ? 0 : std::fabs(x) / g * std::fabs(y);
+}
+// x ** y for integers: exact while below 2^64 (the suite's domain); negative exponents as loom
+// defines them (docs/catalogue.md): trunc(1 / x**-y), 0 for x = 0.
+L int_pow(L x, L y) {
+  if (y < 0) return x == 1 ? 1 : (x == -1 ? (std::fmod(y, 2) == 0 ? 1 : -1) : 0);
+  std::uint64_t r = 1;  // modulo 2^64: the low bits every integer dtype keeps
+  const auto b = static_cast<std::uint64_t>(bits_of(x));
+  for (L k = 0; k < y; ++k) r *= b;
+  return from_bits(static_cast<std::int64_t>(r));
+}
+L logaddexp_ref(L x, L y) {
+  if (x == y) return x + std::log(2.0L);
+  const L d = x - y;
+  if (std::isnan(d)) return d;
+  return (d > 0 ? x : y) + std::log1p(std::exp(-std::fabs(d)));
+}
+L logaddexp2_ref(L x, L y) {
+  if (x == y) return x + 1;
+  const L d = x - y;
+  if (std::isnan(d)) return d;
+  return (d > 0 ? x : y) + std::log2(1 + std::exp2(-std::fabs(d)));
+}
+L fmax_ref(L a, L b) { return std::isnan(b) ? a : (std::isnan(a) ? b : (a >= b ? a : b)); }
+L fmin_ref(L a, L b) { return std::isnan(b) ? a : (std::isnan(a) ? b : (a <= b ? a : b)); }
+L sign_ref(L x) { return x > 0 ? 1 : (x < 0 ? -1 : (x == 0 ? 0 : x)); }
+
 const Domain kWide{-1e3, 1e3};
 const Domain kIntWide{-1e9, 1e9};   // sums and differences stay inside int32
 const Domain kIntSmall{-3e4, 3e4};  // products stay inside int32
@@ -115,6 +163,125 @@ const std::map<std::string, UfuncRef>& ufunc_table() {
     m["modf"] = make_ref(1, 2, {{-1e6, 1e6}}, {{-1e6, 1e6}}, [](const L* in, L* out) {
       out[0] = std::modf(in[0], &out[1]);  // (fractional, integral), as np.modf
     });
+    // The catalogue (docs/catalogue.md): integer results are checked exactly after wrapping into
+    // the loop's dtype, bool results as the reference's truth.
+    const Domain divisor{1, 1e4, true, false, true}, fdivisor{0.5, 50, true};
+    // logaddexp's result loses relative accuracy where it cancels to near 0 (x + log1p(...) with
+    // x < 0), in NumPy's formula as in loom's: non-negative inputs keep the bound meaningful.
+    const Domain kLogAdd{0, 100};
+    m["true_divide"] = m["divide"];
+    m["floor_divide"] = binary(kWide, fdivisor, kIntWide, divisor, int_floor_div);
+    m["floor_divide"].f = [](const L* in, L* out) {
+      L q, r;
+      divmod(in[0], in[1], q, r);
+      out[0] = q;
+    };
+    m["remainder"] = binary(kWide, fdivisor, kIntWide, divisor, int_mod);
+    m["remainder"].f = [](const L* in, L* out) {
+      L q, r;
+      divmod(in[0], in[1], q, r);
+      out[0] = r;
+    };
+    m["mod"] = m["remainder"];
+    m["fmod"] =
+        binary(kWide, fdivisor, kIntWide, divisor, [](L x, L y) { return std::fmod(x, y); });
+    m["power"] =
+        binary({0.1, 10}, {-10, 10}, {-6, 6}, {0, 20}, [](L x, L y) { return std::pow(x, y); });
+    m["power"].int_f = [](const L* in, L* out) { out[0] = int_pow(in[0], in[1]); };
+    m["float_power"] =
+        binary({0.1, 10}, {-30, 30}, {-6, 6}, {0, 20}, [](L x, L y) { return std::pow(x, y); });
+    m["positive"] = unary(kWide, kIntWide, [](L x) { return x; });
+    m["conjugate"] = m["positive"];
+    m["absolute"] = m["abs"];
+    m["fabs"] = m["abs"];
+    m["rint"] = unary({-1e6, 1e6}, kIntWide, [](L x) { return std::nearbyint(x); });
+    m["sign"] = unary(kWide, kIntWide, sign_ref);
+    m["heaviside"] = binary(kWide, kWide, kIntWide, kIntWide,
+                            [](L x, L h0) { return x < 0 ? 0 : (x > 0 ? 1 : (x == 0 ? h0 : x)); });
+    m["cbrt"] = unary({-1e30, 1e30}, kIntWide, [](L x) { return std::cbrt(x); });
+    m["reciprocal"] = unary({1e-3, 1e3, true, true}, kIntSmall, [](L x) { return 1 / x; });
+    m["reciprocal"].int_f = [](const L* in, L* out) {
+      out[0] = in[0] == 1 ? 1 : (in[0] == -1 ? -1 : 0);  // 1 / 0 is 0 (docs/catalogue.md)
+    };
+    m["gcd"] = binary(kWide, kWide, kIntSmall, kIntSmall, gcd_ref);
+    m["lcm"] = binary(kWide, kWide, kIntSmall, kIntSmall, lcm_ref);
+    m["exp2"] = unary({-120, 120}, kIntWide, [](L x) { return std::exp2(x); });
+    m["expm1"] = unary({-80, 80}, kIntWide, [](L x) { return std::expm1(x); });
+    m["log2"] = unary(kPositive, kIntWide, [](L x) { return std::log2(x); });
+    m["log10"] = unary(kPositive, kIntWide, [](L x) { return std::log10(x); });
+    m["log1p"] = unary({-0.999, 1e30}, kIntWide, [](L x) { return std::log1p(x); });
+    m["logaddexp"] = binary(kLogAdd, kLogAdd, kIntWide, kIntWide, logaddexp_ref);
+    m["logaddexp2"] = binary(kLogAdd, kLogAdd, kIntWide, kIntWide, logaddexp2_ref);
+    m["tan"] = unary({-100, 100}, kIntWide, [](L x) { return std::tan(x); });
+    m["arcsin"] = unary({-1, 1}, kIntWide, [](L x) { return std::asin(x); });
+    m["arccos"] = unary({-1, 1}, kIntWide, [](L x) { return std::acos(x); });
+    m["arctan"] = unary({1e-10, 1e10, true, true}, kIntWide, [](L x) { return std::atan(x); });
+    m["arctan2"] =
+        binary(kWide, kWide, kIntWide, kIntWide, [](L y, L x) { return std::atan2(y, x); });
+    m["sinh"] = unary({-80, 80}, kIntWide, [](L x) { return std::sinh(x); });
+    m["cosh"] = unary({-80, 80}, kIntWide, [](L x) { return std::cosh(x); });
+    m["tanh"] = unary({-20, 20}, kIntWide, [](L x) { return std::tanh(x); });
+    m["arcsinh"] = unary({1e-10, 1e30, true, true}, kIntWide, [](L x) { return std::asinh(x); });
+    m["arccosh"] = unary({1, 1e30, false, true}, kIntWide, [](L x) { return std::acosh(x); });
+    m["arctanh"] = unary({-0.999, 0.999}, kIntWide, [](L x) { return std::atanh(x); });
+    m["deg2rad"] = unary({-1e4, 1e4}, kIntWide,
+                         [](L x) { return x * (3.141592653589793238462643383279502884L / 180); });
+    m["radians"] = m["deg2rad"];
+    m["rad2deg"] = unary({-1e3, 1e3}, kIntWide,
+                         [](L x) { return x * (180 / 3.141592653589793238462643383279502884L); });
+    m["degrees"] = m["rad2deg"];
+    // Bitwise: on two's complement bits; shift counts inside every width (edges: int_edges).
+    m["bitwise_and"] = binary(kWide, kWide, kIntWide, kIntWide,
+                              [](L x, L y) { return from_bits(bits_of(x) & bits_of(y)); });
+    m["bitwise_or"] = binary(kWide, kWide, kIntWide, kIntWide,
+                             [](L x, L y) { return from_bits(bits_of(x) | bits_of(y)); });
+    m["bitwise_xor"] = binary(kWide, kWide, kIntWide, kIntWide,
+                              [](L x, L y) { return from_bits(bits_of(x) ^ bits_of(y)); });
+    m["invert"] = unary(kWide, kIntWide, [](L x) { return from_bits(~bits_of(x)); });
+    m["invert"].bool_loops = false;  // bool: not x
+    m["bitwise_not"] = m["invert"];
+    m["left_shift"] =
+        binary(kWide, kWide, kIntWide, {0, 7}, [](L x, L n) { return x * std::exp2(n); });
+    m["right_shift"] = binary(kWide, kWide, kIntWide, {0, 7},
+                              [](L x, L n) { return std::floor(x / std::exp2(n)); });
+    // Comparison and logical: bool results (NaN compares false, and is true).
+    const Domain kSmallInt{-3, 3};  // equal values are common
+    m["greater"] = binary(kWide, kWide, kSmallInt, kSmallInt, [](L x, L y) -> L { return x > y; });
+    m["greater_equal"] =
+        binary(kWide, kWide, kSmallInt, kSmallInt, [](L x, L y) -> L { return x >= y; });
+    m["less"] = binary(kWide, kWide, kSmallInt, kSmallInt, [](L x, L y) -> L { return x < y; });
+    m["less_equal"] =
+        binary(kWide, kWide, kSmallInt, kSmallInt, [](L x, L y) -> L { return x <= y; });
+    m["equal"] = binary(kWide, kWide, kSmallInt, kSmallInt, [](L x, L y) -> L { return x == y; });
+    m["not_equal"] =
+        binary(kWide, kWide, kSmallInt, kSmallInt, [](L x, L y) -> L { return x != y; });
+    m["logical_and"] =
+        binary(kWide, kWide, kSmallInt, kSmallInt, [](L x, L y) -> L { return x != 0 && y != 0; });
+    m["logical_or"] =
+        binary(kWide, kWide, kSmallInt, kSmallInt, [](L x, L y) -> L { return x != 0 || y != 0; });
+    m["logical_xor"] = binary(kWide, kWide, kSmallInt, kSmallInt,
+                              [](L x, L y) -> L { return (x != 0) != (y != 0); });
+    m["logical_not"] = unary(kWide, kSmallInt, [](L x) -> L { return x == 0; });
+    m["fmax"] = binary(kWide, kWide, kIntWide, kIntWide, fmax_ref);
+    m["fmin"] = binary(kWide, kWide, kIntWide, kIntWide, fmin_ref);
+    m["fmax"].zero_sign = m["fmin"].zero_sign = false;
+    // Floating.
+    m["isfinite"] = unary(kWide, kIntWide, [](L x) -> L { return std::isfinite(x); });
+    m["isinf"] = unary(kWide, kIntWide, [](L x) -> L { return std::isinf(x); });
+    m["isnan"] = unary(kWide, kIntWide, [](L x) -> L { return std::isnan(x); });
+    m["signbit"] = unary(kWide, kIntWide, [](L x) -> L { return std::signbit(x); });
+    m["copysign"] =
+        binary(kWide, kWide, kIntWide, kIntWide, [](L x, L y) { return std::copysign(x, y); });
+    m["ldexp"] = binary(kWide, kWide, kIntWide, {-20, 20},
+                        [](L x, L e) { return std::ldexp(x, static_cast<int>(e)); });
+    m["frexp"] = make_ref(1, 2, {kWide}, {kIntWide}, [](const L* in, L* out) {
+      int e = 0;
+      out[0] = std::frexp(in[0], &e);
+      out[1] = std::isfinite(in[0]) ? e : 0;
+    });
+    m["floor"] = unary(kWide, kIntWide, [](L x) { return std::floor(x); });
+    m["ceil"] = unary(kWide, kIntWide, [](L x) { return std::ceil(x); });
+    m["trunc"] = unary(kWide, kIntWide, [](L x) { return std::trunc(x); });
     add_hard_inputs(m);
     return m;
   }();
@@ -145,6 +312,15 @@ const std::map<std::string, ReduceRef>& reduce_table() {
     m["min"] = {kWide, kIntWide, std::nullopt, [](const std::vector<L>& x, L& v, L& mag) {
                   v = x.at(0), mag = 0;
                   for (L e : x) v = nan_min(v, e);
+                }};
+    // np.any, np.all: bool inputs (their only loop), exact.
+    m["any"] = {{0, 1}, {0, 1}, 0.0L, [](const std::vector<L>& x, L& v, L& mag) {
+                  v = 0, mag = 0;
+                  for (L e : x) v = v != 0 || e != 0;
+                }};
+    m["all"] = {{0, 1}, {0, 1}, 1.0L, [](const std::vector<L>& x, L& v, L& mag) {
+                  v = 1, mag = 0;
+                  for (L e : x) v = v != 0 && e != 0;
                 }};
     return m;
   }();
@@ -229,6 +405,25 @@ std::vector<IntEdge> int_edges(const std::string& op, int bits, bool is_unsigned
   if (op == "abs") return {{{lo}, {lo}}, {{lo + 1}, {hi}}};
   if (op == "maximum") return {{{lo, hi}, {hi}}, {{lo, lo}, {lo}}};
   if (op == "minimum") return {{{lo, hi}, {lo}}, {{hi, hi}, {hi}}};
+  if (op == "power") {  // negative exponents: trunc(1 / x**-y), 0 for x = 0
+    return {{{2, -1}, {0}}, {{1, -3}, {1}},  {{-1, -3}, {-1}},      {{-1, -2}, {1}}, {{0, -1}, {0}},
+            {{0, 0}, {1}},  {{lo, 1}, {lo}}, {{2, bits - 1}, {lo}}, {{2, bits}, {0}}};
+  }
+  if (op == "left_shift") {  // counts past the width or negative give 0
+    return {{{1, bits - 1}, {lo}}, {{1, bits}, {0}}, {{-1, bits + 1}, {0}}, {{1, -1}, {0}}};
+  }
+  if (op == "right_shift") {  // ... and -1 for a negative x
+    return {{{lo, bits - 1}, {-1}}, {{lo, bits}, {-1}}, {{hi, bits}, {0}}, {{-1, -1}, {-1}}};
+  }
+  if (op == "floor_divide" || op == "remainder" || op == "mod" || op == "fmod") {
+    const bool q = op == "floor_divide", f = op == "fmod";
+    return {{{7, 0}, {0}},
+            {{lo, -1}, {q ? lo : 0}},
+            {{-7, 2}, {q ? -4 : (f ? -1 : 1)}},
+            {{7, -2}, {q ? -4 : (f ? 1 : -1)}}};
+  }
+  if (op == "gcd") return {{{lo, 0}, {lo}}, {{lo, lo}, {lo}}, {{0, 0}, {0}}};
+  if (op == "absolute") return {{{lo}, {lo}}, {{lo + 1}, {hi}}};
   if (op == "divmod") {
     return {{{7, 0}, {0, 0}},     {{-7, 0}, {0, 0}},    {{0, 0}, {0, 0}},
             {{lo, -1}, {lo, 0}},  {{hi, -1}, {-hi, 0}}, {{7, -2}, {-4, -1}},

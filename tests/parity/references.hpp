@@ -17,7 +17,11 @@ struct UfuncRef {
   int nin = 0, nout = 0;
   std::vector<Domain> flt, intg;  // per input, for float and for integer loops
   std::function<void(const long double* in, long double* out)> f;
-  bool zero_sign = true;  // results of ±0 must carry the reference's sign
+  // The integer loops' values where they differ from f's (integer power, reciprocal); else f.
+  std::function<void(const long double* in, long double* out)> int_f;
+  bool zero_sign = true;   // results of ±0 must carry the reference's sign
+  bool bool_loops = true;  // f also gives the bool loops' results (false: those are checked
+                           // against cpu only)
   // Inputs known to be hard for approximations (one column per input, as doubles that the
   // loop's dtype rounds): zeros of sin and cos, exp near overflow and into subnormals, log
   // near 1. Empty for most ops.

@@ -92,7 +92,7 @@ std::vector<Scenario> scenarios(const Case& c, const UfuncRef* ref) {
     }
     s.push_back(sc);
   }
-  if (is_integer(c.in(0))) {
+  if (is_integer(c.in(0)) && c.in(0) != DType::bool_) {
     const auto edges = int_edges(c.name(), static_cast<int>(loom::itemsize(c.in(0)) * 8),
                                  loom::kind(c.in(0)) == loom::Kind::unsigned_int);
     if (!edges.empty()) {
@@ -127,10 +127,15 @@ void compare(Case& c, const std::string& sc, const std::string& what, const std:
                     "output " + std::to_string(j) + " " + what};
       long double want = y[j];
       const DType ot = c.out(static_cast<int>(j));
-      if (loom::kind(ot) == loom::Kind::unsigned_int) {  // unsigned results wrap modulo 2^bits
+      const loom::Kind ok = loom::kind(ot);
+      if (ok == loom::Kind::boolean) {  // bool results: the reference's truth (1 + 1 is true)
+        want = std::isnan(want) || want != 0;
+      } else if (ok == loom::Kind::unsigned_int || ok == loom::Kind::signed_int) {
+        // Integer results wrap modulo 2^bits, into the dtype's range.
         const long double m = std::ldexp(1.0L, static_cast<int>(loom::itemsize(ot) * 8));
         want = std::fmod(want, m);
         if (want < 0) want += m;
+        if (ok == loom::Kind::signed_int && want >= m / 2) want -= m;
       }
       c.check->value(ot, ov[j][i], want, b, w);
     }
@@ -227,7 +232,9 @@ void run_scenario(Case& c, const loom::Ufunc& uf, const Scenario& sc, const Ufun
     }
   }
   if (ref && sc.edges.empty()) {  // (b) the target against the independent reference
-    compare(c, sc.name, "vs reference", sc.in, got, ref->f, bound, ref->zero_sign);
+    const bool ints = is_integer(c.in(0)) && ref->int_f;
+    compare(c, sc.name, "vs reference", sc.in, got, ints ? ref->int_f : ref->f, bound,
+            ref->zero_sign);
   }
 }
 
@@ -243,6 +250,9 @@ void run_ufunc(Case& c) {
   for (auto t : c.loop->sig.inputs) real = real && (is_float(t) || is_integer(t));
   for (auto t : c.loop->sig.outputs) real = real && (is_float(t) || is_integer(t));
   if (!real) ref = nullptr;
+  if (ref && !ref->bool_loops) {  // the reference's arithmetic is not the bool loop's
+    for (auto t : c.loop->sig.inputs) ref = t == DType::bool_ ? nullptr : ref;
+  }
   c.has_reference = ref != nullptr;
   const double bound = ref ? ulp_bound(c.name(), c.out(0), !c.host) : -1;
   if (ref && bound < 0) {

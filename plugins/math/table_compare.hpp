@@ -1,0 +1,51 @@
+// The comparison and logical group's table (see table.hpp): defines register_compare. Include it
+// in one file per library.
+#pragma once
+#include "compare.hpp"
+#include "dtypes.hpp"
+#include "loom/registry.hpp"
+
+namespace loom::math {
+
+void register_compare(Registrar& reg) {
+  using namespace types;
+  using loom::def::identity;
+  using loom::def::reorderable;
+  using loom::def::ufunc;
+  // Comparisons: bool results; int64 against uint64 compares exactly (NumPy's qQ, Qq loops).
+  ufunc<Greater, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "greater",
+                                                                             "x > y");
+  ufunc<GreaterEqual, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(
+      reg, "greater_equal", "x >= y");
+  ufunc<Less, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "less", "x < y");
+  ufunc<LessEqual, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "less_equal",
+                                                                               "x <= y");
+  ufunc<Equal, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "equal", "x == y");
+  ufunc<NotEqual, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "not_equal",
+                                                                              "x != y");
+  // Logical: truth is nonzero (NaN is true). Identities and reorderability of the bool loops'
+  // reductions as NumPy's (True for and, False for or and xor).
+  ufunc<LogicalAnd, LOOM_MATH_ALL(LOOM_MATH_PRED2)>(reg, "logical_and", "x and y", identity(1));
+  ufunc<LogicalOr, LOOM_MATH_ALL(LOOM_MATH_PRED2)>(reg, "logical_or", "x or y", identity(0));
+  ufunc<LogicalXor, LOOM_MATH_ALL(LOOM_MATH_PRED2)>(reg, "logical_xor", "x xor y", identity(0));
+  ufunc<LogicalNot, LOOM_MATH_ALL(LOOM_MATH_PRED1)>(reg, "logical_not", "not x");
+  ufunc<Maximum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(
+      reg, "maximum", "larger of x and y; NaN if either is NaN", reorderable);
+  ufunc<Minimum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(
+      reg, "minimum", "smaller of x and y; NaN if either is NaN", reorderable);
+  ufunc<Fmax, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "fmax", "larger of x and y, ignoring a NaN",
+                                            reorderable);
+  ufunc<Fmin, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "fmin", "smaller of x and y, ignoring a NaN",
+                                            reorderable);
+  // np.max, np.min: max and min of nothing is an error (no identity). np.any, np.all: bool
+  // results, the input cast to bool (core/src/reduce_call.cpp), identities False and True.
+  loom::def::reduce<Maximum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "max", reorderable,
+                                                           "largest element; NaN if any is NaN");
+  loom::def::reduce<Minimum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "min", reorderable,
+                                                           "smallest element; NaN if any is NaN");
+  loom::def::reduce<LogicalOr, b1(b1, b1)>(reg, "any", identity(0), "whether any element is true");
+  loom::def::reduce<LogicalAnd, b1(b1, b1)>(reg, "all", identity(1),
+                                            "whether every element is true");
+}
+
+}  // namespace loom::math
