@@ -9,10 +9,13 @@
 # loom::simd: the flags loom's own host loops are compiled with, for code that instantiates the
 # def:: tables outside loom's build (plugins, ops defined in a program): -march=${LOOM_ARCH} (xsimd
 # picks its batch width at compile time from it) and -ffp-contract=off (no a*b+c contracted into
-# an FMA: each operation rounds on its own, as in NumPy's loops). C++ sources only.
+# an FMA: each operation rounds on its own, as in NumPy's loops). CUDA sources get what loom's own
+# CUDA halves are built with: --fmad=false (the same rounding on the device) and
+# --expt-relaxed-constexpr (the .cuh tables call constexpr host functions from device code).
 if(NOT TARGET loom::simd)
   add_library(loom::simd INTERFACE IMPORTED)
-  target_compile_options(loom::simd INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>)
+  target_compile_options(loom::simd INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off>
+                         $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr --fmad=false>)
   if(LOOM_ARCH)
     target_compile_options(loom::simd INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=${LOOM_ARCH}>)
   endif()
