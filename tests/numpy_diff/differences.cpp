@@ -83,11 +83,18 @@ const std::vector<Entry>& entries() {
         "Python int b through np.asarray (int64, not a weak scalar), so a uint64 a meets the "
         "float64 loop and loses its low bits: np.add.at(uint64 [2^63+3], [0], 4) gives 2^63; "
         "loom's weak 4 keeps the uint64 loop and gives 2^63+7, the exact sum. (A uint64 a with "
-        "an int16 b rounds through float64 in both.)"},
-       {Finding::at_values},
+        "an int16 b rounds through float64 in both.) For an op without float loops (bitwise_and "
+        "of a uint64 a and a Python int) NumPy finds no loop and raises TypeError; loom answers "
+        "in uint64."},
+       {Finding::at_values, Finding::loom_answers},
        [](const Ctx& x) {
-         return x.c.method == "at" && !x.c.args.empty() &&
-                x.c.expect.loop != std::string(loom::name(x.c.args[0].dtype));
+         if (x.c.method != "at" || x.c.args.empty()) return false;
+         if (x.p.what == Finding::loom_answers) {
+           return x.c.args.size() > 1 && x.c.args[1].python &&
+                  x.c.args[0].dtype == loom::DType::uint64 && x.c.expect.error &&
+                  has(*x.c.expect.error, "TypeError");
+         }
+         return x.c.expect.loop != std::string(loom::name(x.c.args[0].dtype));
        }},
       {{"true division of bools and small integers runs in float32",
         "NumPy's divide resolver sends integer inputs to the float64 loop; loom's resolution takes "
@@ -115,14 +122,35 @@ const std::vector<Entry>& entries() {
         "int32 (docs/decisions.md: narrow dtypes take the first loop they cast to)."},
        {Finding::loom_answers},
        [](const Ctx& x) { return has(x.c.expect.message, "boolean subtract"); }},
-      {{"no loops for bool, int8, int16, uint8, uint16, uint32",
-        "plugins/math/table.hpp registers int32, int64, uint64, float32 and float64 loops; where "
-        "NumPy runs a narrower loop loom computes wider: integers wrap at loom's width (uint16 "
-        "1 - 8 into an int32 out=: NumPy 65529, loom -7), bools are integers (NumPy's bool "
-        "min/max/add are logical, so min over bools with initial=-3 differs), casting='no' or "
-        "'equiv', dtype= of a narrow dtype and a narrow unsigned or bool out= are refused (loom's "
-        "result does not cast to it same_kind), and an initial= outside the narrow dtype's "
-        "range is accepted (NumPy: OverflowError)."},
+      {{"gcd of bools is computed",
+        "NumPy's gcd has no bool loop and refuses bools (UFuncTypeError) although bool casts "
+        "safely to int8; loom resolves bools to the first loop they cast to safely, int8, as for "
+        "every op (docs/catalogue.md)."},
+       {Finding::loom_answers},
+       [](const Ctx& x) {
+         return x.c.op == "gcd" && has(x.c.expect.message, "ufunc 'gcd' did not contain a loop") &&
+                has(x.c.expect.message, "BoolDType");
+       }},
+      {{"gcd.reduce with a negative initial= where where= selects nothing",
+        "A row that where= masks out entirely keeps initial= in NumPy (np.gcd.reduce(x, "
+        "initial=-1, where=False) is -1); loom combines initial= with the op's identity 0, and "
+        "gcd(-1, 0) is 1. Harmless for ops whose identity is neutral for every value (add, "
+        "multiply, bitwise); gcd's 0 is not for negative values. To fix in "
+        "core/src/reduce_call.cpp "
+        "(start from initial= alone)."},
+       {Finding::value},
+       [](const Ctx& x) {
+         return ufunc_of(x.c) == "gcd" && x.c.method == "reduce" && x.c.kw.contains("initial") &&
+                x.c.kw.contains("where");
+       }},
+      {{"sum and prod have no loops for bool, int8, int16, int32, uint8, uint16, uint32",
+        "rt.reduce's sum and prod register int64, uint64, float32 and float64 loops (NumPy's "
+        "np.sum widens to those too); where NumPy's loop is a narrower one picked by out= or "
+        "dtype=, loom computes wider: integers wrap at loom's width, bools are integers (NumPy's "
+        "bool add is logical, so a sum into a bool out= with initial=-2 differs), casting='no' "
+        "or 'equiv', dtype= of a narrow dtype and a narrow unsigned or bool out= are refused "
+        "(loom's result does not cast to it same_kind), and an initial= outside the narrow "
+        "dtype's range is accepted (NumPy: OverflowError)."},
        {Finding::value, Finding::at_values, Finding::loom_refuses, Finding::loom_answers},
        [](const Ctx& x) {
          const std::string& loop = x.c.expect.loop;

@@ -27,7 +27,10 @@ except ImportError:  # the C++ test turns this into a failure naming scripts/set
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]
-UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide"]
+UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide",
+          # the catalogue's exact binary ops (docs/catalogue.md)
+          "fmax", "fmin", "bitwise_and", "bitwise_or", "bitwise_xor", "floor_divide", "remainder",
+          "fmod", "gcd"]
 # rt.reduce(name) <-> NumPy's function of the same meaning.
 REDUCE_FNS = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min}
 REDUCE_FN_UFUNC = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
