@@ -109,6 +109,13 @@ std::optional<DType> reduction_dtype(const OpDesc& op, DType x, std::optional<DT
   if (widens && k == Kind::boolean) return DType::int64;
   if (widens && k == Kind::signed_int && itemsize(x) < 8) return DType::int64;
   if (widens && k == Kind::unsigned_int && itemsize(x) < 8) return DType::uint64;
+  // np.any, np.all and the logical ops' reduce give bool whatever the input: they reduce its
+  // truth (x != 0), through their bool loop, as NumPy's logical_or.reduce does.
+  const bool logical = op.kind == OpKind::ufunc
+                           ? (op.name == "logical_and" || op.name == "logical_or" ||
+                              op.name == "logical_xor")
+                           : (op.name == "any" || op.name == "all");
+  if (logical) return DType::bool_;
   return std::nullopt;
 }
 
