@@ -18,20 +18,6 @@ void register_arith(Registrar& reg) {
   ufunc<Subtract, LOOM_MATH_REALS(LOOM_MATH_BIN)>(reg, "subtract", "x - y");
   ufunc<Multiply, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "multiply", "x * y (bool: x and y)",
                                                 identity(1));
-  ufunc<Divide, LOOM_MATH_FLOATS(LOOM_MATH_BIN)>(reg, "divide", "x / y (true division)");
-  ufunc<Divide, LOOM_MATH_FLOATS(LOOM_MATH_BIN)>(reg, "true_divide", "x / y, as divide");
-  ufunc<FloorDivide, LOOM_MATH_REALS(LOOM_MATH_BIN)>(reg, "floor_divide",
-                                                     "x // y, floor division; integer x // 0 is 0");
-  ufunc<Remainder, LOOM_MATH_REALS(LOOM_MATH_BIN)>(
-      reg, "remainder", "x % y with the sign of y (Python's); integer x % 0 is 0");
-  ufunc<Remainder, LOOM_MATH_REALS(LOOM_MATH_BIN)>(reg, "mod", "x % y, as remainder");
-  ufunc<Fmod, LOOM_MATH_REALS(LOOM_MATH_BIN)>(reg, "fmod",
-                                              "C's remainder, sign of x; integer fmod(x, 0) is 0");
-  ufunc<DivMod, LOOM_MATH_REALS(LOOM_MATH_DIVMOD)>(reg, "divmod",
-                                                   "(x // y, x % y), floor division as np.divmod");
-  ufunc<Power, LOOM_MATH_REALS(LOOM_MATH_BIN)>(
-      reg, "power", "x ** y; integers wrap, a negative integer exponent gives trunc(1 / x**-y)");
-  ufunc<Power, f64(f64, f64)>(reg, "float_power", "x ** y in float64");
   ufunc<Negative, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "negative", "-x (integers wrap)");
   ufunc<Positive, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "positive", "+x");
   ufunc<Abs, LOOM_MATH_ALL(LOOM_MATH_UN)>(reg, "absolute", "|x| (abs(INT_MIN) wraps)");
@@ -39,17 +25,12 @@ void register_arith(Registrar& reg) {
   ufunc<Fabs, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "fabs", "|x| of floats");
   ufunc<Rint, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "rint", "x rounded to an integer, ties to even");
   ufunc<Sign, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "sign", "-1, 0 or 1; NaN for NaN");
-  ufunc<Heaviside, LOOM_MATH_FLOATS(LOOM_MATH_BIN)>(reg, "heaviside",
-                                                    "0 for x < 0, h0 for x = 0, 1 for x > 0");
   ufunc<Conjugate, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "conjugate", "x (real dtypes)");
   ufunc<Square, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "square", "x * x");
   ufunc<Sqrt, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "sqrt", "square root");
   ufunc<Cbrt, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "cbrt", "cube root");
   ufunc<Reciprocal, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "reciprocal",
                                                    "1 / x (integers: truncated, 1 / 0 is 0)");
-  ufunc<Gcd, LOOM_MATH_INTS(LOOM_MATH_BIN)>(reg, "gcd", "greatest common divisor, >= 0",
-                                            identity(0));
-  ufunc<Lcm, LOOM_MATH_INTS(LOOM_MATH_BIN)>(reg, "lcm", "least common multiple, >= 0");
 
   // Reductions (np.sum, np.prod): bools and integers narrower than 64 bits reduce in int64 or
   // uint64 (core/src/reduce_call.cpp, as NumPy), uint64 exactly. Identities and reorderability

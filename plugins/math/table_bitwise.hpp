@@ -18,12 +18,6 @@ void register_bitwise(Registrar& reg) {
                                                               identity(0));
   ufunc<BitwiseXor, b1(b1, b1), LOOM_MATH_INTS(LOOM_MATH_BIN)>(reg, "bitwise_xor", "x ^ y",
                                                                identity(0));
-  ufunc<Invert, b1(b1), LOOM_MATH_INTS(LOOM_MATH_UN)>(reg, "invert", "~x (bool: not x)");
-  ufunc<Invert, b1(b1), LOOM_MATH_INTS(LOOM_MATH_UN)>(reg, "bitwise_not", "~x, as invert");
-  ufunc<LeftShift, LOOM_MATH_INTS(LOOM_MATH_BIN)>(reg, "left_shift",
-                                                  "x << n; 0 for n < 0 or n >= the width");
-  ufunc<RightShift, LOOM_MATH_INTS(LOOM_MATH_BIN)>(
-      reg, "right_shift", "x >> n, arithmetic; 0 (-1 for x < 0) for n < 0 or n >= the width");
 }
 
 }  // namespace loom::math

@@ -29,20 +29,6 @@ void register_compare(Registrar& reg) {
   ufunc<LogicalOr, LOOM_MATH_ALL(LOOM_MATH_PRED2)>(reg, "logical_or", "x or y", identity(0));
   ufunc<LogicalXor, LOOM_MATH_ALL(LOOM_MATH_PRED2)>(reg, "logical_xor", "x xor y", identity(0));
   ufunc<LogicalNot, LOOM_MATH_ALL(LOOM_MATH_PRED1)>(reg, "logical_not", "not x");
-  ufunc<Maximum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(
-      reg, "maximum", "larger of x and y; NaN if either is NaN", reorderable);
-  ufunc<Minimum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(
-      reg, "minimum", "smaller of x and y; NaN if either is NaN", reorderable);
-  ufunc<Fmax, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "fmax", "larger of x and y, ignoring a NaN",
-                                            reorderable);
-  ufunc<Fmin, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "fmin", "smaller of x and y, ignoring a NaN",
-                                            reorderable);
-  // np.max, np.min: max and min of nothing is an error (no identity). np.any, np.all: bool
-  // results, the input cast to bool (core/src/reduce_call.cpp), identities False and True.
-  loom::def::reduce<Maximum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "max", reorderable,
-                                                           "largest element; NaN if any is NaN");
-  loom::def::reduce<Minimum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "min", reorderable,
-                                                           "smallest element; NaN if any is NaN");
   loom::def::reduce<LogicalOr, b1(b1, b1)>(reg, "any", identity(0), "whether any element is true");
   loom::def::reduce<LogicalAnd, b1(b1, b1)>(reg, "all", identity(1),
                                             "whether every element is true");
