@@ -3,6 +3,7 @@
 // answer from the file and from memory, and must refuse whatever the dynamic loader could not map
 // safely: for a file it accepts, every loadable segment is mapped here the way ld.so maps it and
 // each of its file pages is read, so a segment past the end of the file is a SIGBUS (a finding).
+// The same bytes also go through the search path scan's symbol reader (plugin_search.hpp).
 #include <fcntl.h>
 #include <link.h>
 #include <sys/mman.h>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <string>
 
+#include "../../core/src/plugin_search.hpp"
 #include "loom/plugin_file.hpp"
 
 namespace {
@@ -74,6 +76,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     done += static_cast<std::size_t>(n);
   }
   ::close(out);
+
+  // The search path scan reads the same untrusted files for their `loom_plugin` symbol (never
+  // loading them): it must not crash either, whatever it answers.
+  (void)loom::detail::exports_loom_plugin(path);
 
   const std::string why = loom::plugin_file_problem(path);
   const std::string from_memory = loom::elf_image_problem(loom::ElfReader{size, &read_mem, data});
