@@ -381,7 +381,9 @@ const TriggerSet general = {
     {"E-PLUGIN-GUFUNC-ARITY",
      [] {
        Registrar reg(Family::host);
-       def::gufunc<TwoArgs, double(double, double)>(reg, "t_two", "(n),(n)->()", "");
+       // The signature has TwoArgs' two operands (a three-operand one is refused at compile
+       // time, def/checks.hpp); the layout has three.
+       def::gufunc<TwoArgs, double(double)>(reg, "t_two", "(n),(n)->()", "");
      }},
     {"E-PLUGIN-GUFUNC-RANKS",
      [] {

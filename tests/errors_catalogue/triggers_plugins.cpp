@@ -56,8 +56,11 @@ std::vector<char> serial_with(std::size_t offset, const void* value, std::size_t
   return bytes;
 }
 
-struct Two {
-  double operator()(double a, double b) const { return a + b; }
+struct Two {  // a template: its float(float, float) loop must not compute in double
+  template <class T>
+  T operator()(T a, T b) const {
+    return a + b;
+  }
 };
 
 const TriggerSet plugin_files = {

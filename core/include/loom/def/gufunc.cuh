@@ -61,7 +61,9 @@ struct WarpTeam {
 };
 
 using detail::arg_rank;  // the traits are shared with the host build (def/desc.hpp)
-using detail::member_args;
+using detail::gufunc_args;
+using detail::gufunc_call;
+using detail::gufunc_invoke;
 
 // What a view argument's kernel parameter holds: the view with its core shape and strides (data
 // set per instance); a scalar or reference argument needs nothing (a byte).
@@ -101,47 +103,49 @@ __device__ __forceinline__ P make_arg(char* p, const Proto& proto) {
   }
 }
 
-template <class F, class T, class Args, std::size_t... I>
+// Targs: the template arguments of the operator() the signature uses (void: a non-template one),
+// as checks.hpp's gufunc_call picks them; a class type, not the signature's function type, which
+// nvcc's host stubs mis-print (ufunc.cuh).
+template <class F, class Targs, class Args, std::size_t... I>
 __device__ __forceinline__ void gu_one(const F& f, const GuParams<Args>& p, std::int64_t i,
                                        std::index_sequence<I...>) {
   char* ptr[sizeof...(I)];
   offsets_of(p.outer, i, ptr);
-  f.template operator()<T>(make_arg<std::tuple_element_t<I, Args>>(ptr[I], get<I>(p.protos))...);
+  gufunc_invoke<F, Targs>::call(
+      f, make_arg<std::tuple_element_t<I, Args>>(ptr[I], get<I>(p.protos))...);
 }
 
-template <class F, class T, class Args, std::size_t... I>
+template <class F, class Targs, class Args, std::size_t... I>
 __device__ __forceinline__ void gu_team_one(const F& f, const GuParams<Args>& p, std::int64_t i,
                                             std::index_sequence<I...>) {
   char* ptr[sizeof...(I)];
   offsets_of(p.outer, i, ptr);
   const WarpTeam team{};
-  f.template operator()<T>(team,
-                           make_arg<std::tuple_element_t<I, Args>>(ptr[I], get<I>(p.protos))...);
+  gufunc_invoke<F, Targs>::call(
+      f, team, make_arg<std::tuple_element_t<I, Args>>(ptr[I], get<I>(p.protos))...);
 }
 
-template <class F, class T, class Args>
+template <class F, class Targs, class Args>
 __global__ void gu_thread(F f, GuParams<Args> p) {
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = tid; i < p.outer.n; i += nth) {
-    gu_one<F, T>(f, p, i, std::make_index_sequence<GuParams<Args>::NA>{});
+    gu_one<F, Targs>(f, p, i, std::make_index_sequence<GuParams<Args>::NA>{});
   }
 }
 
-template <class F, class T, class Args>
+template <class F, class Targs, class Args>
 __global__ void gu_team(F f, GuParams<Args> p) {
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const std::int64_t nwarps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
   for (std::int64_t i = warp; i < p.outer.n; i += nwarps) {
-    gu_team_one<F, T>(f, p, i, std::make_index_sequence<GuParams<Args>::NA>{});
+    gu_team_one<F, Targs>(f, p, i, std::make_index_sequence<GuParams<Args>::NA>{});
   }
 }
 
-template <class F, class T, class... P>
+template <class F, class Targs, class... P>
 constexpr bool team_ok(std::tuple<P...>*) {
-  return requires(const F& f, const WarpTeam& team) {
-    f.template operator()<T>(team, std::declval<P>()...);
-  };
+  return gufunc_invoke<F, Targs>::template callable<const WarpTeam&, P...>;
 }
 
 // What a gufunc loop needs besides its pointers: the functor and each argument's core dims.
@@ -174,9 +178,11 @@ void fill_protos(GuParams<Args>& p, const GufuncCall& c, const std::vector<int>&
       ...);
 }
 
-template <class F, class T>
+// The loop of signature Sig.
+template <class F, class Sig>
 void gu_launch(const GufuncCall& c, const void* data) {
-  using Args = typename member_args<decltype(&F::template operator()<T>)>::type;
+  using Targs = typename gufunc_call<F, Sig>::targs;
+  using Args = gufunc_args<F, Sig>;
   constexpr int NA = static_cast<int>(std::tuple_size_v<Args>);
   static_assert(NA <= kMaxOperands, "the CUDA gufunc loops take at most 8 operands");
   const GuData<F>& g = *static_cast<const GuData<F>*>(data);
@@ -187,18 +193,18 @@ void gu_launch(const GufuncCall& c, const void* data) {
   fill_protos(p, c, g.offsets, g.ixs, std::make_index_sequence<NA>{});
   const cudaStream_t stream = stream_of(c.stream);
   bool team = false;
-  if constexpr (team_ok<F, T>(static_cast<Args*>(nullptr))) {
+  if constexpr (team_ok<F, Targs>(static_cast<Args*>(nullptr))) {
     std::int64_t core = 1;
     using D0 = std::remove_cvref_t<std::tuple_element_t<0, Args>>;
     for (int k = 0; k < arg_rank<D0>::value; ++k) core *= c.core_dims[g.ixs[g.offsets[0] + k]];
     team = arg_rank<D0>::value > 0 && core >= kTeamMinElements;
     if (team) {
-      constexpr auto kernel = &gu_team<F, T, Args>;
+      constexpr auto kernel = &gu_team<F, Targs, Args>;
       kernel<<<grid_for<kernel>(n * 32), kThreads, 0, stream>>>(g.f, p);
     }
   }
   if (!team) {
-    constexpr auto kernel = &gu_thread<F, T, Args>;
+    constexpr auto kernel = &gu_thread<F, Targs, Args>;
     kernel<<<grid_for<kernel>(n), kThreads, 0, stream>>>(g.f, p);
   }
   check_launch("gufunc kernel launch");
@@ -215,8 +221,8 @@ template <class F, class... Sigs>
 void gufunc(Registrar& reg, std::string name, const std::string& layout, std::string doc) {
   static std::vector<std::unique_ptr<cu::GuData<F>>> keep;  // plugin lifetime
   auto g = std::make_unique<cu::GuData<F>>();
-  OpDesc d = gufunc_desc<F, Sigs...>(
-      std::move(name), layout, std::move(doc), [&](LoopImpl* impl, auto t) {
+  OpDesc d =
+      gufunc_desc<F, Sigs...>(std::move(name), layout, std::move(doc), [&](LoopImpl* impl, auto t) {
         using T = typename decltype(t)::type;
         impl[static_cast<int>(Family::cuda)].device_gufunc = &cu::gu_launch<F, T>;
         impl[static_cast<int>(Family::cuda)].data = g.get();

@@ -1,7 +1,8 @@
 // def::gufunc<F, Sigs...>(reg, name, layout, doc): a generalized ufunc from a functor called once
 // per instance with one argument per operand — View<const T, N> for an input with N core dims,
-// T for a scalar input, View<T, N> or T& for an output. The signature lists element dtypes, as
-// for ufuncs: float(float, float) for dot.
+// T for a scalar input, View<T, N> or T& for an output, T the signature's dtype at that position.
+// The signature lists element dtypes, as for ufuncs: float(float, float) for dot. A template
+// operator() is instantiated with each signature's own types (checks.hpp says how).
 #pragma once
 #include <memory>
 #include <string>
@@ -16,8 +17,6 @@
 namespace loom::def {
 
 namespace detail {
-
-
 
 // What a gufunc loop needs besides its pointers: the functor and each argument's core dims.
 template <class F>
@@ -46,24 +45,25 @@ P make_arg(char* p, const std::int64_t* core_dims, const int* ixs, const std::in
   }
 }
 
-template <class F, class Args, std::size_t... I>
+template <class F, class Sig, class Args, std::size_t... I>
 void gu_loop_impl(char** args, const std::int64_t* dims, const std::int64_t* steps,
                   const GuData<F>& g, std::index_sequence<I...>) {
   constexpr int nargs = sizeof...(I);
   const std::int64_t* core_dims = dims + 1;
   const std::int64_t* core_steps = steps + nargs;
   for (std::int64_t i = 0; i < dims[0]; ++i) {
-    g.f(make_arg<std::tuple_element_t<I, Args>>(args[I] + i * steps[I], core_dims,
-                                                  g.ixs.data() + g.offsets[I],
-                                                  core_steps + g.offsets[I])...);
+    gufunc_fn<F, Sig>::call(g.f, make_arg<std::tuple_element_t<I, Args>>(
+                                     args[I] + i * steps[I], core_dims, g.ixs.data() + g.offsets[I],
+                                     core_steps + g.offsets[I])...);
   }
 }
 
-template <class F, class T>
+// The loop of signature Sig: the operator() checks.hpp picked for it (gufunc_fn).
+template <class F, class Sig>
 void gu_loop(char** args, const std::int64_t* dims, const std::int64_t* steps, const void* data) {
-  using Args = gufunc_args<F, T>;
-  gu_loop_impl<F, Args>(args, dims, steps, *static_cast<const GuData<F>*>(data),
-                        std::make_index_sequence<std::tuple_size_v<Args>>{});
+  using Args = gufunc_args<F, Sig>;
+  gu_loop_impl<F, Sig, Args>(args, dims, steps, *static_cast<const GuData<F>*>(data),
+                             std::make_index_sequence<std::tuple_size_v<Args>>{});
 }
 
 }  // namespace detail
@@ -74,9 +74,9 @@ void gufunc(Registrar& reg, std::string name, const std::string& layout, std::st
   static std::vector<std::unique_ptr<detail::GuData<F>>> keep;
   auto g = std::make_unique<detail::GuData<F>>();
   OpDesc d = gufunc_desc<F, Sigs...>(
-      std::move(name), layout, std::move(doc), [&](LoopImpl* impl, auto t) {
-        using T = typename decltype(t)::type;
-        impl[static_cast<int>(Family::host)].host = &detail::gu_loop<F, T>;
+      std::move(name), layout, std::move(doc), [&](LoopImpl* impl, auto sig) {
+        using S = typename decltype(sig)::type;
+        impl[static_cast<int>(Family::host)].host = &detail::gu_loop<F, S>;
         impl[static_cast<int>(Family::host)].data = g.get();
       });
   g->nargs = d.layout->nargs();

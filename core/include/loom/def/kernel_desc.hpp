@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "loom/def/checks.hpp"
 #include "loom/def/desc.hpp"
 #include "loom/kernel.hpp"
 #include "loom/thread_ctx.hpp"
@@ -47,20 +48,18 @@ struct kernel_param_traits<View<E, N>> {
   }
 };
 
-// The parameters after the ThreadCtx of F::operator() const.
-template <class M>
+// The parameters after the ThreadCtx of F::operator() const (checks.hpp's check_kernel has made
+// sure that it is one).
+template <class Params>
 struct kernel_member;
-template <class C, class... P>
-struct kernel_member<void (C::*)(const ThreadCtx&, P...) const> {
-  using params = std::tuple<std::remove_cvref_t<P>...>;
-};
-template <class C, class... P>
-struct kernel_member<void (C::*)(const ThreadCtx&, P...) const noexcept> {
+template <class Ctx, class... P>
+struct kernel_member<std::tuple<Ctx, P...>> {
   using params = std::tuple<std::remove_cvref_t<P>...>;
 };
 
 template <class F>
-using kernel_params = typename kernel_member<decltype(&F::operator())>::params;
+using kernel_params =
+    typename kernel_member<typename member_fn<decltype(&F::operator())>::params>::params;
 
 template <class F>
 constexpr bool uses_syncthreads() {
@@ -79,24 +78,28 @@ std::vector<KernelParam> params_of(std::index_sequence<I...>) {
 }  // namespace detail
 
 // The functor's call operator must be `void operator()(const loom::ThreadCtx&, P...) const` with
-// each P a View<T, N> (N in 1..3) or an arithmetic scalar. fill(KernelImpl*, type_identity<F>)
-// sets the build's family slot of each overload (one per functor type, in order).
+// each P a View<T, N> (N in 1..3) or an arithmetic scalar, else checks.hpp's static_asserts say
+// what to change (and nothing is built). fill(KernelImpl*, type_identity<F>) sets the build's
+// family slot of each overload (one per functor type, in order).
 template <class... Fs, class Fill>
 KernelDesc kernel_desc(std::string name, std::string doc, Fill&& fill) {
   static_assert(sizeof...(Fs) > 0, "a kernel needs at least one functor");
   KernelDesc d;
   d.name = std::move(name);
   d.doc = std::move(doc);
-  (
-      [&] {
-        using Params = detail::kernel_params<Fs>;
-        KernelOverload o;
-        o.params = detail::params_of<Params>(std::make_index_sequence<std::tuple_size_v<Params>>{});
-        o.uses_syncthreads = detail::uses_syncthreads<Fs>();
-        fill(o.impl, std::type_identity<Fs>{});
-        d.overloads.push_back(std::move(o));
-      }(),
-      ...);
+  if constexpr (detail::check_kernels<Fs...>()) {
+    (
+        [&] {
+          using Params = detail::kernel_params<Fs>;
+          KernelOverload o;
+          o.params =
+              detail::params_of<Params>(std::make_index_sequence<std::tuple_size_v<Params>>{});
+          o.uses_syncthreads = detail::uses_syncthreads<Fs>();
+          fill(o.impl, std::type_identity<Fs>{});
+          d.overloads.push_back(std::move(o));
+        }(),
+        ...);
+  }
   return d;
 }
 

@@ -678,11 +678,12 @@ inline namespace cuda_family {
 
 template <class F, class... Sigs>
 void reduce(Registrar& reg, std::string name, ReduceTraits traits, std::string doc) {
-  reg.add(reduce_desc<Sigs...>(std::move(name), traits, std::move(doc), [](LoopImpl* impl, auto s) {
-    using S = typename decltype(s)::type;
-    impl[static_cast<int>(Family::cuda)].device_reduce = cu::red_of<F, S>::value;
-    impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();
-  }));
+  reg.add(
+      reduce_desc<F, Sigs...>(std::move(name), traits, std::move(doc), [](LoopImpl* impl, auto s) {
+        using S = typename decltype(s)::type;
+        impl[static_cast<int>(Family::cuda)].device_reduce = cu::red_of<F, S>::value;
+        impl[static_cast<int>(Family::cuda)].data = cu::instance<F>();
+      }));
 }
 
 }  // namespace cuda_family

@@ -14,14 +14,14 @@ namespace loom::def {
 // nothing / std::nullopt (folds strictly in order, one axis at a time), as NumPy's ufuncs declare.
 template <class F, class... Sigs>
 void reduce(Registrar& reg, std::string name, ReduceTraits traits, std::string doc) {
-  reg.add(reduce_desc<Sigs...>(std::move(name), traits, std::move(doc),
-                               [traits](LoopImpl* impl, auto s) {
-                                 using S = typename decltype(s)::type;
-                                 auto& host = impl[static_cast<int>(Family::host)];
-                                 host.host = detail::loop_of<F, S>::value;
-                                 host.data = detail::instance<F>();
-                                 detail::set_methods<F, S>(host, traits.reorderable);
-                               }));
+  reg.add(reduce_desc<F, Sigs...>(std::move(name), traits, std::move(doc),
+                                  [traits](LoopImpl* impl, auto s) {
+                                    using S = typename decltype(s)::type;
+                                    auto& host = impl[static_cast<int>(Family::host)];
+                                    host.host = detail::loop_of<F, S>::value;
+                                    host.data = detail::instance<F>();
+                                    detail::set_methods<F, S>(host, traits.reorderable);
+                                  }));
 }
 
 }  // namespace loom::def

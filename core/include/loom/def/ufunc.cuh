@@ -244,25 +244,25 @@ inline namespace cuda_family {
 // reorderable), which saves the compiler the trees, CUB scans and atomics it would never run.
 template <class F, class... Sigs>
 void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits) {
-  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), traits,
-                              [traits](LoopImpl* impl, auto sig) {
-                                using S = typename decltype(sig)::type;
-                                auto& c = impl[static_cast<int>(Family::cuda)];
-                                c.device_elementwise = &cu::ew_launch<F, S>;
-                                c.data = cu::instance<F>();
-                                cu::set_device_methods<F, S>(c, traits.reorderable);
-                              }));
+  reg.add(ufunc_desc<F, Sigs...>(std::move(name), std::move(doc), traits,
+                                 [traits](LoopImpl* impl, auto sig) {
+                                   using S = typename decltype(sig)::type;
+                                   auto& c = impl[static_cast<int>(Family::cuda)];
+                                   c.device_elementwise = &cu::ew_launch<F, S>;
+                                   c.data = cu::instance<F>();
+                                   cu::set_device_methods<F, S>(c, traits.reorderable);
+                                 }));
 }
 template <class F, class... Sigs>
 void ufunc(Registrar& reg, std::string name, std::string doc) {
-  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), ReduceTraits{},
-                              [](LoopImpl* impl, auto sig) {
-                                using S = typename decltype(sig)::type;
-                                auto& c = impl[static_cast<int>(Family::cuda)];
-                                c.device_elementwise = &cu::ew_launch<F, S>;
-                                c.data = cu::instance<F>();
-                                cu::set_ordered_device_methods<F, S>(c);
-                              }));
+  reg.add(ufunc_desc<F, Sigs...>(std::move(name), std::move(doc), ReduceTraits{},
+                                 [](LoopImpl* impl, auto sig) {
+                                   using S = typename decltype(sig)::type;
+                                   auto& c = impl[static_cast<int>(Family::cuda)];
+                                   c.device_elementwise = &cu::ew_launch<F, S>;
+                                   c.data = cu::instance<F>();
+                                   cu::set_ordered_device_methods<F, S>(c);
+                                 }));
 }
 
 }  // namespace cuda_family

@@ -240,14 +240,14 @@ void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits trait
                 "loom::def::ufunc: `vectorize = true` needs every operand of a floating-point "
                 "signature to be one type (all float or all double); drop `vectorize` or register "
                 "the mixed-type signatures with a functor that does not declare it");
-  reg.add(ufunc_desc<Sigs...>(std::move(name), std::move(doc), traits,
-                              [traits](LoopImpl* impl, auto sig) {
-                                using S = typename decltype(sig)::type;
-                                auto& host = impl[static_cast<int>(Family::host)];
-                                host.host = detail::loop_of<F, S>::value;
-                                host.data = detail::instance<F>();
-                                detail::set_methods<F, S>(host, traits.reorderable);
-                              }));
+  reg.add(ufunc_desc<F, Sigs...>(std::move(name), std::move(doc), traits,
+                                 [traits](LoopImpl* impl, auto sig) {
+                                   using S = typename decltype(sig)::type;
+                                   auto& host = impl[static_cast<int>(Family::host)];
+                                   host.host = detail::loop_of<F, S>::value;
+                                   host.data = detail::instance<F>();
+                                   detail::set_methods<F, S>(host, traits.reorderable);
+                                 }));
 }
 
 }  // namespace loom::def

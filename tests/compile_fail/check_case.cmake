@@ -1,0 +1,32 @@
+# One compile-fail case (tests/compile_fail/CMakeLists.txt): builds TARGET in BUILD_DIR and
+# judges the result by SOURCE's `// expect: <message>` line (none: it must compile), a prefix of
+# the message without ';'.
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target ${TARGET} --config ${CONFIG}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+file(STRINGS ${SOURCE} expect_line REGEX "^// expect: " LIMIT_COUNT 1)
+if(expect_line STREQUAL "")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${SOURCE} must compile, but:\n${out}")
+  endif()
+  message(STATUS "compiles, as it must")
+  return()
+endif()
+string(REGEX REPLACE "^// expect: " "" expect "${expect_line}")
+if(rc EQUAL 0)
+  message(FATAL_ERROR "${SOURCE} compiled, but must be refused with: ${expect}")
+endif()
+string(FIND "${out}" "error: static assertion failed: ${expect}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${SOURCE} did not fail with: ${expect}\n${out}")
+endif()
+# Every error must be a message of the checks: a wrong functor gives no errors from the loops.
+# (';' would split the list of error lines.)
+string(REPLACE ";" "," flat "${out}")
+string(REGEX MATCHALL "error: [^\n]*" errors "${flat}")
+foreach(e IN LISTS errors)
+  if(NOT e MATCHES "^error: static assertion failed: loom::def::")
+    message(FATAL_ERROR "${SOURCE} gave an error that is not the checks':\n${e}\n\n${out}")
+  endif()
+endforeach()
+list(LENGTH errors n)
+message(STATUS "refused with ${n} message(s) of the checks, among them: ${expect}")
