@@ -12,7 +12,8 @@
 namespace loom::math {
 
 // Defined by table_<group>.hpp, once per library.
-void register_arith(Registrar& reg);     // add, subtract, multiply, unary ops; sum, prod
+void register_arith(Registrar& reg);     // add, subtract, multiply; sum, prod
+void register_unary(Registrar& reg);     // negative ... reciprocal
 void register_division(Registrar& reg);  // divide ... fmod, divmod
 void register_power(Registrar& reg);     // power, float_power, heaviside, gcd, lcm
 void register_exp_log(Registrar& reg);   // exp, log, ...
@@ -27,6 +28,7 @@ void register_gufuncs(Registrar& reg);   // sum_row, dot, matmul
 
 inline void register_math(Registrar& reg) {
   register_arith(reg);
+  register_unary(reg);
   register_division(reg);
   register_power(reg);
   register_exp_log(reg);

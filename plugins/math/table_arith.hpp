@@ -18,19 +18,6 @@ void register_arith(Registrar& reg) {
   ufunc<Subtract, LOOM_MATH_REALS(LOOM_MATH_BIN)>(reg, "subtract", "x - y");
   ufunc<Multiply, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "multiply", "x * y (bool: x and y)",
                                                 identity(1));
-  ufunc<Negative, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "negative", "-x (integers wrap)");
-  ufunc<Positive, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "positive", "+x");
-  ufunc<Abs, LOOM_MATH_ALL(LOOM_MATH_UN)>(reg, "absolute", "|x| (abs(INT_MIN) wraps)");
-  ufunc<Abs, LOOM_MATH_ALL(LOOM_MATH_UN)>(reg, "abs", "|x|, as absolute");
-  ufunc<Fabs, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "fabs", "|x| of floats");
-  ufunc<Rint, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "rint", "x rounded to an integer, ties to even");
-  ufunc<Sign, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "sign", "-1, 0 or 1; NaN for NaN");
-  ufunc<Conjugate, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "conjugate", "x (real dtypes)");
-  ufunc<Square, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "square", "x * x");
-  ufunc<Sqrt, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "sqrt", "square root");
-  ufunc<Cbrt, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "cbrt", "cube root");
-  ufunc<Reciprocal, LOOM_MATH_REALS(LOOM_MATH_UN)>(reg, "reciprocal",
-                                                   "1 / x (integers: truncated, 1 / 0 is 0)");
 
   // Reductions (np.sum, np.prod): bools and integers narrower than 64 bits reduce in int64 or
   // uint64 (core/src/reduce_call.cpp, as NumPy), uint64 exactly. Identities and reorderability
