@@ -73,7 +73,10 @@ struct vec_width;
 template <class... A, class... O>
 struct vec_width<std::tuple<A...>, std::tuple<O...>> {
   static constexpr std::size_t s = common_size<A..., O...>();
-  static constexpr int value = (s > 0 && s < 16 && 16 % s == 0) ? static_cast<int>(16 / s) : 1;
+  // (s ? s : 1): operands of different sizes give s = 0, and nvcc warns of 16 % 0 even in the
+  // branch the condition rules out.
+  static constexpr int value =
+      (s > 0 && s < 16 && 16 % (s ? s : 1) == 0) ? static_cast<int>(16 / (s ? s : 1)) : 1;
 };
 
 template <int NA>
