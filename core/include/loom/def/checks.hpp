@@ -63,10 +63,11 @@ template <class F>
 concept plain_call = requires {
   &F::operator();
 };
-// operator()<T...> names one specialization.
+// operator()<T...> names one specialization. (Through decltype: nvcc's front end takes
+// `requires { &F::template operator()<T...>; }` as false.)
 template <class F, class... T>
 concept template_call = requires {
-  &F::template operator()<T...>;
+  typename std::void_t<decltype(&F::template operator()<T...>)>;
 };
 // Some operator() (a non-template overload or a template specialization) has exactly type M.
 template <class F, class M>
