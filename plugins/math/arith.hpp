@@ -7,6 +7,7 @@
 
 #include "detail.hpp"
 #include "loom/hd.hpp"
+#include "simd_libm.hpp"
 
 namespace loom::math {
 
@@ -154,11 +155,15 @@ struct Fmod {
 // np.power. Integers: by squaring, wrapping as NumPy's loop does. A negative exponent, which
 // NumPy refuses with ValueError for the whole call, gives what truncating 1 / x**-n gives
 // (x = 1: 1; x = -1: ±1; otherwise 0, x = 0 included), as a loop cannot raise
-// (docs/catalogue.md). Floats: the C library's pow.
+// (docs/catalogue.md). Floats: the C library's pow; float batches simd_libm.hpp's (float64 ones
+// the C library's lane by lane). Integer loops stay scalar (vectorize covers float loops only).
 struct Power {
+  static constexpr bool vectorize = true;
   template <class T>
   LOOM_HD T operator()(T x, T y) const {
-    if constexpr (std::is_integral_v<T>) {
+    if constexpr (detail::is_batch<T>) {
+      return detail::simd::pow(x, y);
+    } else if constexpr (std::is_integral_v<T>) {
       if constexpr (std::is_signed_v<T>) {
         if (y < 0) {
           if (x == 1) return T(1);
@@ -232,10 +237,15 @@ struct Heaviside {
 };
 
 struct Cbrt {
+  static constexpr bool vectorize = true;
   template <class T>
   LOOM_HD T operator()(T x) const {
-    using std::cbrt;
-    return cbrt(x);
+    if constexpr (detail::is_batch<T>) {
+      return detail::simd::cbrt(x);
+    } else {
+      using std::cbrt;
+      return cbrt(x);
+    }
   }
 };
 

@@ -1,6 +1,7 @@
 // The math plugin's trigonometric and hyperbolic functors (sin ... arctanh, arctan2, hypot,
-// deg2rad, rad2deg). sin, cos, hypot and the degree conversions run on batches; the others call
-// the C library's function of the scalar type, which nvcc maps to CUDA's.
+// deg2rad, rad2deg). All run on batches in the host loops (sin, cos: detail.hpp; tan ... arctan2:
+// simd_libm.hpp); scalars (and nvcc's loops) call the C library's function of the scalar type,
+// which nvcc maps to CUDA's.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include "detail.hpp"
 #include "loom/hd.hpp"
+#include "simd_libm.hpp"
 
 namespace loom::math {
 
@@ -51,13 +53,19 @@ struct Hypot {
   }
 };
 
-#define LOOM_MATH_LIBM(Name, fn)      \
-  struct Name {                       \
-    template <class T>                \
-    LOOM_HD T operator()(T x) const { \
-      using std::fn;                  \
-      return fn(x);                   \
-    }                                 \
+// Batches take simd_libm.hpp's version, scalars (nvcc's included) the C library's.
+#define LOOM_MATH_LIBM(Name, fn)            \
+  struct Name {                             \
+    static constexpr bool vectorize = true; \
+    template <class T>                      \
+    LOOM_HD T operator()(T x) const {       \
+      if constexpr (detail::is_batch<T>) {  \
+        return detail::simd::fn(x);         \
+      } else {                              \
+        using std::fn;                      \
+        return fn(x);                       \
+      }                                     \
+    }                                       \
   };
 LOOM_MATH_LIBM(Tan, tan)
 LOOM_MATH_LIBM(Arcsin, asin)
@@ -72,10 +80,15 @@ LOOM_MATH_LIBM(Arctanh, atanh)
 #undef LOOM_MATH_LIBM
 
 struct Arctan2 {
+  static constexpr bool vectorize = true;
   template <class T>
   LOOM_HD T operator()(T y, T x) const {
-    using std::atan2;
-    return atan2(y, x);
+    if constexpr (detail::is_batch<T>) {
+      return detail::simd::atan2(y, x);
+    } else {
+      using std::atan2;
+      return atan2(y, x);
+    }
   }
 };
 
