@@ -456,7 +456,7 @@ TEST(RedteamPlugins, LoopAddedToAnotherPluginsOpIsRefused) {
   const std::string lib = dir + "/libloom_rt_int8_add.so";
   const std::string why = "cannot load plugin " + lib +
                           ": plugin libloom_rt_int8_add.so (plugin 'rt_int8_add') adds "
-                          "int8(int8,int8) to ufunc 'add', which belongs to plugin 'math' (" +
+                          "float64(int8,float64) to ufunc 'add', which belongs to plugin 'math' (" +
                           builds_of("math") +
                           "); only builds of the plugin that defined it may add loops; the "
                           "plugin is refused";
@@ -464,10 +464,10 @@ TEST(RedteamPlugins, LoopAddedToAnotherPluginsOpIsRefused) {
   ASSERT_TRUE(record_of(rt, lib));
   EXPECT_EQ(record_of(rt, lib)->error, why);
   const auto add = rt.ufunc("add");
-  EXPECT_EQ(add.desc().signatures().find("int8(int8,int8)"), std::string::npos)
+  EXPECT_EQ(add.desc().signatures().find("float64(int8,float64)"), std::string::npos)
       << add.desc().signatures();
-  const auto r = add(loom::array<std::int8_t>({5}), loom::array<std::int8_t>({3}));
-  EXPECT_EQ(r.item<std::int32_t>(), 8);
+  const auto r = add(loom::array<std::int8_t>({5}), loom::array<double>({3}));
+  EXPECT_EQ(r.item<double>(), 8);
   Runtime later;
   EXPECT_EQ(message_of<PluginError>([&] { later.load_library(lib); }), why);
 }

@@ -1,5 +1,6 @@
-// Adds an int8 loop to math's `add` that subtracts (issue 12, item 8): math has no int8 loop, so
-// the loop would be new (and chosen for dtype=int8); it must be refused, not added silently.
+// Adds a loop with an int8 operand to math's `add` that subtracts (issue 12, item 8): math has no
+// float64(int8, float64) loop (NumPy's catalogue casts int8 to float64 instead), so the loop would
+// be new; it must be refused, not added silently.
 #include <cstdint>
 
 #include "loom/def/ufunc.hpp"
@@ -7,14 +8,12 @@
 
 namespace {
 struct Sub {
-  std::int8_t operator()(std::int8_t a, std::int8_t b) const {
-    return static_cast<std::int8_t>(a - b);
-  }
+  double operator()(std::int8_t a, double b) const { return a - b; }
 };
 void register_ops(loom::Registrar& reg) {
   // The same ReduceTraits as math's add, so that only the loop itself is foreign.
-  loom::def::ufunc<Sub, std::int8_t(std::int8_t, std::int8_t)>(reg, "add", "a - b, wrongly",
-                                                               loom::def::identity(0));
+  loom::def::ufunc<Sub, double(std::int8_t, double)>(reg, "add", "a - b, wrongly",
+                                                     loom::def::identity(0));
 }
 }  // namespace
 
