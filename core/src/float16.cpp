@@ -44,26 +44,4 @@ float16_t float16_t::from_double(double d) {
   return from_bits(static_cast<std::uint16_t>(sign | round_shift(h, 42)));
 }
 
-// float -> double is exact, so rounding once from the double is rounding once from the float.
-float16_t::float16_t(float f) : bits(from_double(static_cast<double>(f)).bits) {}
-
-float16_t::operator float() const {
-  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000) << 16;
-  const std::uint32_t exp = (bits >> 10) & 0x1f;
-  std::uint32_t mant = bits & 0x3ff;
-  if (exp == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));  // inf/NaN
-  if (exp == 0) {
-    if (mant == 0) return std::bit_cast<float>(sign);  // signed zero
-    // Subnormal: normalize the significand; the value mant * 2^-24 is a normal float.
-    int e = -14;
-    while ((mant & 0x400) == 0) {
-      mant <<= 1;
-      --e;
-    }
-    mant &= 0x3ff;
-    return std::bit_cast<float>(sign | static_cast<std::uint32_t>(e + 127) << 23 | (mant << 13));
-  }
-  return std::bit_cast<float>(sign | (exp + 112) << 23 | (mant << 13));
-}
-
 }  // namespace loom

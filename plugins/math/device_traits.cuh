@@ -5,8 +5,13 @@
 #include <type_traits>
 
 #include "arith.hpp"
+#include "half.hpp"
 #include "loom/def/methods.cuh"
 
 // Add is the type's own + (wrapping for integers): add.at may use the native atomicAdd.
 template <>
 struct loom::def::cu::device_add<loom::math::Add> : std::true_type {};
+// The float16 adaptor (half.hpp) adds as its float functor; atomic_apply takes the native
+// atomicAdd for float64 and integers only, where Half<Add> is Add itself.
+template <class F>
+struct loom::def::cu::device_add<loom::math::Half<F>> : loom::def::cu::device_add<F> {};

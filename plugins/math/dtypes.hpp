@@ -2,7 +2,9 @@
 #pragma once
 #include <cstdint>
 
+#include "half.hpp"
 #include "loom/def/signature_of.hpp"
+#include "loom/float16.hpp"
 
 namespace loom::math::types {
 
@@ -15,6 +17,7 @@ using i32 = std::int32_t;   // i
 using u32 = std::uint32_t;  // I
 using i64 = std::int64_t;   // l, q
 using u64 = std::uint64_t;  // L, Q
+using f16 = float16_t;      // e
 using f32 = float;          // f
 using f64 = double;         // d
 using loom::def::outs;
@@ -27,6 +30,18 @@ using loom::def::outs;
 #define LOOM_MATH_FLOATS(M) M(f32), M(f64)
 #define LOOM_MATH_REALS(M) LOOM_MATH_INTS(M), LOOM_MATH_FLOATS(M)
 #define LOOM_MATH_ALL(M) M(b1), LOOM_MATH_REALS(M)
+// The same with float16 (NumPy's `e`, between the integers and float32): for Half<F> functors.
+// Host builds only for now: the CUDA methods of T(T,T) loops (def/methods.cuh's tile scan) read
+// published totals in 4-byte words and refuse a 2-byte type (docs/catalogue.md, float16).
+#if defined(__CUDACC__)
+#define LOOM_MATH_HFLOATS(M) LOOM_MATH_FLOATS(M)
+#define LOOM_MATH_E(...)
+#else
+#define LOOM_MATH_E(...) __VA_ARGS__,  // float16 signatures written out, followed by more
+#define LOOM_MATH_HFLOATS(M) M(f16), LOOM_MATH_FLOATS(M)
+#endif
+#define LOOM_MATH_HREALS(M) LOOM_MATH_INTS(M), LOOM_MATH_HFLOATS(M)
+#define LOOM_MATH_HALL(M) M(b1), LOOM_MATH_HREALS(M)
 #define LOOM_MATH_UN(T) T(T)         // T(T)
 #define LOOM_MATH_BIN(T) T(T, T)     // T(T, T)
 #define LOOM_MATH_PRED1(T) b1(T)     // bool(T)

@@ -14,10 +14,10 @@ void register_arith(Registrar& reg) {
   using loom::def::ufunc;
   // Integer loops wrap on overflow, as NumPy's do; integer inputs to float-only ops resolve to
   // the first float loop they cast to safely. docs/catalogue.md: every op's choices.
-  ufunc<Add, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "add", "x + y (bool: x or y)", identity(0));
-  ufunc<Subtract, LOOM_MATH_REALS(LOOM_MATH_BIN)>(reg, "subtract", "x - y");
-  ufunc<Multiply, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "multiply", "x * y (bool: x and y)",
-                                                identity(1));
+  ufunc<Half<Add>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(reg, "add", "x + y (bool: x or y)", identity(0));
+  ufunc<Half<Subtract>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(reg, "subtract", "x - y");
+  ufunc<Half<Multiply>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(reg, "multiply", "x * y (bool: x and y)",
+                                                       identity(1));
 
   // Reductions (np.sum, np.prod): bools and integers narrower than 64 bits reduce in int64 or
   // uint64 (core/src/reduce_call.cpp, as NumPy), uint64 exactly. Identities and reorderability

@@ -13,22 +13,26 @@ void register_compare(Registrar& reg) {
   using loom::def::reorderable;
   using loom::def::ufunc;
   // Comparisons: bool results; int64 against uint64 compares exactly (NumPy's qQ, Qq loops).
-  ufunc<Greater, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "greater",
-                                                                             "x > y");
-  ufunc<GreaterEqual, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(
+  ufunc<Half<Greater>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "greater",
+                                                                                    "x > y");
+  ufunc<Half<GreaterEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(
       reg, "greater_equal", "x >= y");
-  ufunc<Less, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "less", "x < y");
-  ufunc<LessEqual, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "less_equal",
-                                                                               "x <= y");
-  ufunc<Equal, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "equal", "x == y");
-  ufunc<NotEqual, LOOM_MATH_ALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "not_equal",
-                                                                              "x != y");
+  ufunc<Half<Less>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "less",
+                                                                                 "x < y");
+  ufunc<Half<LessEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(
+      reg, "less_equal", "x <= y");
+  ufunc<Half<Equal>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "equal",
+                                                                                  "x == y");
+  ufunc<Half<NotEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(
+      reg, "not_equal", "x != y");
   // Logical: truth is nonzero (NaN is true). Identities and reorderability of the bool loops'
   // reductions as NumPy's (True for and, False for or and xor).
-  ufunc<LogicalAnd, LOOM_MATH_ALL(LOOM_MATH_PRED2)>(reg, "logical_and", "x and y", identity(1));
-  ufunc<LogicalOr, LOOM_MATH_ALL(LOOM_MATH_PRED2)>(reg, "logical_or", "x or y", identity(0));
-  ufunc<LogicalXor, LOOM_MATH_ALL(LOOM_MATH_PRED2)>(reg, "logical_xor", "x xor y", identity(0));
-  ufunc<LogicalNot, LOOM_MATH_ALL(LOOM_MATH_PRED1)>(reg, "logical_not", "not x");
+  ufunc<Half<LogicalAnd>, LOOM_MATH_HALL(LOOM_MATH_PRED2)>(reg, "logical_and", "x and y",
+                                                           identity(1));
+  ufunc<Half<LogicalOr>, LOOM_MATH_HALL(LOOM_MATH_PRED2)>(reg, "logical_or", "x or y", identity(0));
+  ufunc<Half<LogicalXor>, LOOM_MATH_HALL(LOOM_MATH_PRED2)>(reg, "logical_xor", "x xor y",
+                                                           identity(0));
+  ufunc<Half<LogicalNot>, LOOM_MATH_HALL(LOOM_MATH_PRED1)>(reg, "logical_not", "not x");
   loom::def::reduce<LogicalOr, b1(b1, b1)>(reg, "any", identity(0), "whether any element is true");
   loom::def::reduce<LogicalAnd, b1(b1, b1)>(reg, "all", identity(1),
                                             "whether every element is true");

@@ -11,18 +11,18 @@ void register_exp_log(Registrar& reg) {
   using namespace types;
   using loom::def::identity;
   using loom::def::ufunc;
-  ufunc<Exp, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "exp", "e to the x");
-  ufunc<Exp2, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "exp2", "2 to the x");
-  ufunc<Expm1, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "expm1", "e to the x, minus 1");
-  ufunc<Log, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "log", "natural logarithm");
-  ufunc<Log2, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "log2", "base-2 logarithm");
-  ufunc<Log10, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "log10", "base-10 logarithm");
-  ufunc<Log1p, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "log1p", "log(1 + x)");
+  ufunc<Half<Exp>, LOOM_MATH_HFLOATS(LOOM_MATH_UN)>(reg, "exp", "e to the x");
+  ufunc<Half<Exp2>, LOOM_MATH_HFLOATS(LOOM_MATH_UN)>(reg, "exp2", "2 to the x");
+  ufunc<Half<Expm1>, LOOM_MATH_HFLOATS(LOOM_MATH_UN)>(reg, "expm1", "e to the x, minus 1");
+  ufunc<Half<Log>, LOOM_MATH_HFLOATS(LOOM_MATH_UN)>(reg, "log", "natural logarithm");
+  ufunc<Half<Log2>, LOOM_MATH_HFLOATS(LOOM_MATH_UN)>(reg, "log2", "base-2 logarithm");
+  ufunc<Half<Log10>, LOOM_MATH_HFLOATS(LOOM_MATH_UN)>(reg, "log10", "base-10 logarithm");
+  ufunc<Half<Log1p>, LOOM_MATH_HFLOATS(LOOM_MATH_UN)>(reg, "log1p", "log(1 + x)");
   // Identity -inf and reorderable, as NumPy declares them.
-  ufunc<LogAddExp, LOOM_MATH_FLOATS(LOOM_MATH_BIN)>(reg, "logaddexp", "log(exp(x) + exp(y))",
-                                                    identity(-HUGE_VAL));
-  ufunc<LogAddExp2, LOOM_MATH_FLOATS(LOOM_MATH_BIN)>(reg, "logaddexp2", "log2(2**x + 2**y)",
-                                                     identity(-HUGE_VAL));
+  ufunc<Half<LogAddExp>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN)>(reg, "logaddexp", "log(exp(x) + exp(y))",
+                                                           identity(-HUGE_VAL));
+  ufunc<Half<LogAddExp2>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN)>(reg, "logaddexp2", "log2(2**x + 2**y)",
+                                                            identity(-HUGE_VAL));
   ufunc<SinExp, LOOM_MATH_FLOATS(LOOM_MATH_BIN)>(reg, "sinexp", "sin(x)*exp(y)");
 }
 

@@ -12,10 +12,10 @@ void register_fminmax(Registrar& reg) {
   using loom::def::identity;
   using loom::def::reorderable;
   using loom::def::ufunc;
-  ufunc<Fmax, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "fmax", "larger of x and y, ignoring a NaN",
-                                            reorderable);
-  ufunc<Fmin, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "fmin", "smaller of x and y, ignoring a NaN",
-                                            reorderable);
+  ufunc<Half<Fmax>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(reg, "fmax", "larger of x and y, ignoring a NaN",
+                                                   reorderable);
+  ufunc<Half<Fmin>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
+      reg, "fmin", "smaller of x and y, ignoring a NaN", reorderable);
 }
 
 }  // namespace loom::math

@@ -12,15 +12,15 @@ void register_minmax(Registrar& reg) {
   using loom::def::identity;
   using loom::def::reorderable;
   using loom::def::ufunc;
-  ufunc<Maximum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(
+  ufunc<Half<Maximum>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
       reg, "maximum", "larger of x and y; NaN if either is NaN", reorderable);
-  ufunc<Minimum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(
+  ufunc<Half<Minimum>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
       reg, "minimum", "smaller of x and y; NaN if either is NaN", reorderable);
   // np.max, np.min: max and min of nothing is an error (no identity).
-  loom::def::reduce<Maximum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "max", reorderable,
-                                                           "largest element; NaN if any is NaN");
-  loom::def::reduce<Minimum, LOOM_MATH_ALL(LOOM_MATH_BIN)>(reg, "min", reorderable,
-                                                           "smallest element; NaN if any is NaN");
+  loom::def::reduce<Half<Maximum>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
+      reg, "max", reorderable, "largest element; NaN if any is NaN");
+  loom::def::reduce<Half<Minimum>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
+      reg, "min", reorderable, "smallest element; NaN if any is NaN");
 }
 
 }  // namespace loom::math

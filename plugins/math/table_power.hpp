@@ -11,11 +11,11 @@ void register_power(Registrar& reg) {
   using namespace types;
   using loom::def::identity;
   using loom::def::ufunc;
-  ufunc<Power, LOOM_MATH_REALS(LOOM_MATH_BIN)>(
+  ufunc<Half<Power>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(
       reg, "power", "x ** y; integers wrap, a negative integer exponent gives trunc(1 / x**-y)");
   ufunc<Power, f64(f64, f64)>(reg, "float_power", "x ** y in float64");
-  ufunc<Heaviside, LOOM_MATH_FLOATS(LOOM_MATH_BIN)>(reg, "heaviside",
-                                                    "0 for x < 0, h0 for x = 0, 1 for x > 0");
+  ufunc<Half<Heaviside>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN)>(
+      reg, "heaviside", "0 for x < 0, h0 for x = 0, 1 for x > 0");
   ufunc<Gcd, LOOM_MATH_INTS(LOOM_MATH_BIN)>(reg, "gcd", "greatest common divisor, >= 0",
                                             identity(0));
   ufunc<Lcm, LOOM_MATH_INTS(LOOM_MATH_BIN)>(reg, "lcm", "least common multiple, >= 0");

@@ -385,5 +385,20 @@ TEST(Float16, RoundsToNearestEven) {
   EXPECT_TRUE(std::isnan(static_cast<float>(float16_t(NAN))));
 }
 
+// The portable conversions give the bits of the ones in use (F16C where the build targets it):
+// every half, and every 257th float (all exponents, both signs, NaNs included).
+TEST(Float16, PortableConversionsAgree) {
+  for (std::uint32_t b = 0; b < 65536; ++b) {
+    const auto h = static_cast<std::uint16_t>(b);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(float16_t::soft_to_float(h)),
+              std::bit_cast<std::uint32_t>(static_cast<float>(float16_t::from_bits(h))))
+        << b;
+  }
+  for (std::uint64_t x = 0; x < (std::uint64_t{1} << 32); x += 257) {
+    const float f = std::bit_cast<float>(static_cast<std::uint32_t>(x));
+    ASSERT_EQ(float16_t::soft_from_float(f), float16_t(f).bits) << x;
+  }
+}
+
 }  // namespace
 }  // namespace loom

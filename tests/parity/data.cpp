@@ -90,7 +90,9 @@ std::vector<double> specials(DType t) {
                            -7.25,
                            1e10,
                            -1e-10};
-  if (t == DType::float32) {
+  if (t == DType::float16) {  // subnormals, the smallest normal, the largest finite, a tie
+    v.insert(v.end(), {0x1p-24, -0x1p-24, 0x1p-14, 65504.0, -65504.0, 0x1.8p-20, 2049.0});
+  } else if (t == DType::float32) {
     v.insert(v.end(), {0x1p-149, -0x1p-149, 0x1p-126, 3.4028234663852886e38, -3.4028234663852886e38,
                        0x1.8p-140});
   } else if (t == DType::float64) {

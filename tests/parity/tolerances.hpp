@@ -142,6 +142,10 @@ inline const std::map<std::string, UlpBound>& ulp_table() {
 // Device loops (CUDA's libdevice, no fast math): the maximum ulp errors the CUDA Math API
 // documents (CUDA C++ Programming Guide, "Mathematical Functions"), where they exceed the host's.
 // IEEE operations (+ - * / sqrt) are correctly rounded there too (-prec-div, -prec-sqrt default).
+// The catalogue's entries count as the guide does, whole ulps from the correctly rounded result,
+// which is up to half an ulp from the exact value: doc + 0.5 against the long double reference
+// (an H100 run showed coshf 2.04, exp2f 2.01, expm1 1.09 / 1.05, log10 and log2 1.12 / 1.14 ulp,
+// cosh 1.08, against documented 2, 2, 1, 1, 1).
 inline const std::map<std::string, UlpBound>& device_ulp_table() {
   static const std::map<std::string, UlpBound> t = {
       {"sin", {2.0, 2.0}},
@@ -150,34 +154,44 @@ inline const std::map<std::string, UlpBound>& device_ulp_table() {
       {"log", {1.0, 1.0}},
       {"hypot", {3.0, 2.0}},
       {"sinexp", {4.5, 3.5}},  // sin and exp errors plus the product's rounding
-      // The catalogue's libdevice functions: the documented maximum ulp errors.
-      {"power", {4.0, 2.0}},
-      {"float_power", {4.0, 2.0}},
-      {"cbrt", {1.0, 1.0}},
-      {"exp2", {2.0, 2.0}},
-      {"expm1", {1.0, 1.0}},
-      {"log2", {1.0, 1.0}},
-      {"log10", {2.0, 1.0}},
-      {"log1p", {1.0, 1.0}},
-      {"tan", {4.0, 2.0}},
-      {"arcsin", {2.0, 2.0}},
-      {"arccos", {2.0, 2.0}},
-      {"arctan", {2.0, 2.0}},
-      {"arctan2", {3.0, 2.0}},
-      {"sinh", {3.0, 2.0}},
-      {"cosh", {2.0, 1.0}},
-      {"tanh", {2.0, 2.0}},
-      {"arcsinh", {3.0, 2.0}},
-      {"arccosh", {4.0, 2.0}},
-      {"arctanh", {3.0, 2.0}},
-      {"logaddexp", {4.0, 3.0}},
-      {"logaddexp2", {4.0, 3.0}},
+      // The catalogue's libdevice functions: the documented maximum ulp errors + 0.5.
+      {"power", {4.5, 2.5}},
+      {"float_power", {4.5, 2.5}},
+      {"cbrt", {1.5, 1.5}},
+      {"exp2", {2.5, 2.5}},
+      {"expm1", {1.5, 1.5}},
+      {"log2", {1.5, 1.5}},
+      {"log10", {2.5, 1.5}},
+      {"log1p", {1.5, 1.5}},
+      {"tan", {4.5, 2.5}},
+      {"arcsin", {2.5, 2.5}},
+      {"arccos", {2.5, 2.5}},
+      {"arctan", {2.5, 2.5}},
+      {"arctan2", {3.5, 2.5}},
+      {"sinh", {3.5, 2.5}},
+      {"cosh", {2.5, 1.5}},
+      {"tanh", {2.5, 2.5}},
+      {"arcsinh", {3.5, 2.5}},
+      {"arccosh", {4.5, 2.5}},
+      {"arctanh", {3.5, 2.5}},
+      {"logaddexp", {4.5, 3.5}},
+      {"logaddexp2", {4.5, 3.5}},
   };
   return t;
 }
 
+// float16 loops compute in float and round once to float16 (plugins/math/half.hpp, as NumPy):
+// a float result within e float ulp is within 0.5 + e / 8192 float16 ulp (float16's ulp is 2^13
+// float ulps wherever the result is a normal float16, more below), and exact ops stay exact.
+inline double float16_bound(double f32_bound) {
+  return f32_bound <= 0 ? f32_bound : 0.5 + f32_bound / 8192;
+}
+
 // The bound for one op and dtype (on a device target when `device`); -1 when not in the table.
 inline double ulp_bound(const std::string& op, DType t, bool device = false) {
+  // ldexp is exact in float but rounds where a float16 result is subnormal (as NumPy's).
+  if (t == DType::float16 && op == "ldexp") return 0.5;
+  if (t == DType::float16) return float16_bound(ulp_bound(op, DType::float32, device));
   if (device) {
     auto d = device_ulp_table().find(op);
     if (d != device_ulp_table().end()) return t == DType::float64 ? d->second.f64 : d->second.f32;
