@@ -76,7 +76,9 @@ void check_all_loops(loom::Backend* b, const Shape& shape,
       const DType dt = l.sig.inputs[0];
       std::vector<Array> in_h, in_d;
       for (std::size_t i = 0; i < l.sig.inputs.size(); ++i) {
-        const Array h = inputs_for(op, shape, dt, seed++);
+        // Each input of its own dtype: ldexp's exponent is an integer, `greater`'s (int64, uint64)
+        // loop reads the second operand as uint64.
+        const Array h = inputs_for(op, shape, l.sig.inputs[i], seed++);
         Array hv = h;
         in_d.push_back(view(h, &hv));
         in_h.push_back(hv);
