@@ -1,9 +1,12 @@
 // loom-bench's registration: loom calls per available target, and hand-written baselines that
 // the loom numbers are read against (same sizes, same names apart from the prefix).
 #pragma once
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <loom/loom.hpp>
 #include <string>
+#include <vector>
 
 namespace loom::bench {
 
@@ -31,6 +34,11 @@ void register_kernel_cases(const Runtime& rt, const std::string& target, const S
 // subtract_reduce_axis1; device targets (device=true) on device arrays, labelled with the target.
 void register_method_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                            bool device);
+// One op called with out= (from an untimed warm-up call) on `in` per iteration, waiting for the
+// device when `device`; bytes are the inputs read plus the outputs written, items in[0]'s size.
+// Throws loom::Error for the caller's SkipWithError.
+void timed_call(benchmark::State& st, const Runtime& rt, const std::string& op,
+                const std::string& target, const std::vector<Array>& in, bool device);
 // The example plugin's two-output black_scholes and one-output black_scholes_call (float32,
 // sizes.large / 4) on a host target; nothing when the example plugin is not loaded.
 void register_outs_cases(const Runtime& rt, const std::string& target, const Sizes& sizes);

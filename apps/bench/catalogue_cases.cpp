@@ -59,27 +59,33 @@ void catalogue_case(benchmark::State& st, const Runtime& rt, const std::string& 
       for (auto& a : in) a = rt.to_device(a, target);
       rt.synchronize(target);
     }
-    const Ufunc f = rt.ufunc(op);
-    CallOptions opt;
-    opt.target = target;
-    const std::vector<Array> warm = f.call(in, opt);
-    opt.out.assign(warm.begin(), warm.end());
-    for (auto _ : st) {
-      const auto r = f.call(in, opt);
-      if (device) rt.synchronize(target);
-      benchmark::DoNotOptimize(r[0].data());
-    }
-    std::int64_t bytes = 0;
-    for (const auto& a : in) bytes += a.size() * static_cast<std::int64_t>(a.itemsize());
-    for (const auto& a : warm) bytes += a.size() * static_cast<std::int64_t>(a.itemsize());
-    st.SetBytesProcessed(st.iterations() * bytes);
-    st.SetItemsProcessed(st.iterations() * n);
+    timed_call(st, rt, op, target, in, device);
   } catch (const Error& e) {
     st.SkipWithError(e.what());
   }
 }
 
 }  // namespace
+
+void timed_call(benchmark::State& st, const Runtime& rt, const std::string& op,
+                const std::string& target, const std::vector<Array>& in, bool device) {
+  const Ufunc f = rt.ufunc(op);
+  CallOptions opt;
+  opt.target = target;
+  const std::vector<Array> warm = f.call(in, opt);
+  opt.out.assign(warm.begin(), warm.end());
+  for (auto _ : st) {
+    const auto r = f.call(in, opt);
+    if (device) rt.synchronize(target);
+    benchmark::DoNotOptimize(r[0].data());
+  }
+  std::int64_t bytes = 0;
+  for (const auto& a : in) bytes += a.size() * static_cast<std::int64_t>(a.itemsize());
+  for (const auto& a : warm) bytes += a.size() * static_cast<std::int64_t>(a.itemsize());
+  st.SetBytesProcessed(st.iterations() * bytes);
+  st.SetItemsProcessed(st.iterations() * in[0].size());
+  st.counters["outputs"] = static_cast<double>(warm.size());
+}
 
 void register_catalogue_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                               bool device) {

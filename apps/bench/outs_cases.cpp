@@ -20,21 +20,7 @@ void outs_case(benchmark::State& st, const Runtime& rt, const std::string& op,
                                    apps::random_uniform<float>(s, 1, 100, 12),
                                    apps::random_uniform<float>(s, 0.25, 10, 13),
                                    full(s, 0.02, DType::float32), full(s, 0.30, DType::float32)};
-    const Ufunc f = rt.ufunc(op);
-    CallOptions opt;
-    opt.target = target;
-    const std::vector<Array> warm = f.call(in, opt);
-    opt.out.assign(warm.begin(), warm.end());
-    for (auto _ : st) {
-      const auto r = f.call(in, opt);
-      benchmark::DoNotOptimize(r[0].data());
-    }
-    std::int64_t bytes = 0;
-    for (const auto& a : in) bytes += a.size() * 4;
-    for (const auto& a : warm) bytes += a.size() * 4;
-    st.SetBytesProcessed(st.iterations() * bytes);
-    st.SetItemsProcessed(st.iterations() * n);
-    st.counters["outputs"] = static_cast<double>(warm.size());
+    timed_call(st, rt, op, target, in, /*device=*/false);
   } catch (const Error& e) {
     st.SkipWithError(e.what());
   }
