@@ -11,6 +11,7 @@
 #include "loom/def/desc.hpp"
 #include "loom/def/methods.hpp"
 #include "loom/def/signature_of.hpp"
+#include "loom/def/stream_store.hpp"
 #include "loom/registry.hpp"
 
 namespace loom::def {
@@ -27,19 +28,29 @@ void contiguous(const F& f, char** args, std::int64_t n, std::index_sequence<I..
   if constexpr (use_simd<F, R, A...>) {
     using B = xsimd::batch<R>;
     constexpr std::int64_t L = B::size;
-    std::int64_t i = 0;
-    for (; i + L <= n; i += L) {
-      B r = f(B::load_unaligned(reinterpret_cast<const A*>(args[I]) + i)...);
-      r.store_unaligned(out + i);
-    }
-    if (i < n) {  // the tail goes through the same batch code, in a padded buffer
+    // Elements [i, i + count) (count < L) through the same batch code, in a padded buffer: the
+    // tail, and the head before a streaming loop's first aligned store.
+    auto padded = [&](std::int64_t i, std::int64_t count) {
       alignas(64) R buf[sizeof...(A) + 1][L] = {};
-      const std::int64_t rest = n - i;
-      ((std::memcpy(buf[I], reinterpret_cast<const A*>(args[I]) + i, rest * sizeof(R))), ...);
+      ((std::memcpy(buf[I], reinterpret_cast<const A*>(args[I]) + i, count * sizeof(R))), ...);
       B r = f(B::load_aligned(buf[I])...);
       r.store_aligned(buf[sizeof...(A)]);
-      std::memcpy(out + i, buf[sizeof...(A)], rest * sizeof(R));
+      std::memcpy(out + i, buf[sizeof...(A)], count * sizeof(R));
+    };
+    std::int64_t i = 0, head = 0;
+    if (stream_plan<B>(out, n, head)) {
+      if (head > 0) padded(0, head);
+      for (i = head; i + L <= n; i += L) {
+        stream_store(out + i, f(B::load_unaligned(reinterpret_cast<const A*>(args[I]) + i)...));
+      }
+      stream_fence();
+    } else {
+      for (; i + L <= n; i += L) {
+        B r = f(B::load_unaligned(reinterpret_cast<const A*>(args[I]) + i)...);
+        r.store_unaligned(out + i);
+      }
     }
+    if (i < n) padded(i, n - i);
   } else {
     for (std::int64_t i = 0; i < n; ++i) {
       out[i] = f(reinterpret_cast<const A*>(args[I])[i]...);
@@ -123,23 +134,41 @@ void multi_simd_contiguous(const F& f, char** args, std::int64_t n, std::index_s
   using B = xsimd::batch<T>;
   constexpr std::int64_t L = B::size;
   constexpr int nin = sizeof...(I), nout = sizeof...(O);
-  std::int64_t i = 0;
-  for (; i + L <= n; i += L) {
-    B r[nout];
-    f(B::load_unaligned(reinterpret_cast<const T*>(args[I]) + i)..., r[O]...);
-    (r[O].store_unaligned(reinterpret_cast<T*>(args[nin + O]) + i), ...);
-  }
-  if (i < n) {
+  auto padded = [&](std::int64_t i, std::int64_t count) {
     alignas(64) T buf[nin][L] = {};
-    const std::int64_t rest = n - i;
-    ((std::memcpy(buf[I], reinterpret_cast<const T*>(args[I]) + i, rest * sizeof(T))), ...);
+    ((std::memcpy(buf[I], reinterpret_cast<const T*>(args[I]) + i, count * sizeof(T))), ...);
     B r[nout];
     f(B::load_aligned(buf[I])..., r[O]...);
     alignas(64) T res[L];
     (((void)r[O].store_aligned(res),
-      std::memcpy(reinterpret_cast<T*>(args[nin + O]) + i, res, rest * sizeof(T))),
+      std::memcpy(reinterpret_cast<T*>(args[nin + O]) + i, res, count * sizeof(T))),
      ...);
+  };
+  // Streams when every output is large and shares the first one's alignment (the usual case:
+  // outputs allocated by loom).
+  std::int64_t i = 0, head = 0;
+  const auto* out0 = reinterpret_cast<const T*>(args[nin]);
+  const bool stream =
+      stream_plan<B>(out0, n, head) &&
+      ((reinterpret_cast<std::uintptr_t>(args[nin + O]) % sizeof(typename B::register_type) ==
+        reinterpret_cast<std::uintptr_t>(out0) % sizeof(typename B::register_type)) &&
+       ...);
+  if (stream) {
+    if (head > 0) padded(0, head);
+    for (i = head; i + L <= n; i += L) {
+      B r[nout];
+      f(B::load_unaligned(reinterpret_cast<const T*>(args[I]) + i)..., r[O]...);
+      (stream_store(reinterpret_cast<T*>(args[nin + O]) + i, r[O]), ...);
+    }
+    stream_fence();
+  } else {
+    for (; i + L <= n; i += L) {
+      B r[nout];
+      f(B::load_unaligned(reinterpret_cast<const T*>(args[I]) + i)..., r[O]...);
+      (r[O].store_unaligned(reinterpret_cast<T*>(args[nin + O]) + i), ...);
+    }
   }
+  if (i < n) padded(i, n - i);
 }
 
 // Strided operands are gathered into contiguous chunks and scattered back, as `strided` above.
