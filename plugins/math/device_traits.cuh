@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "arith.hpp"
+#include "complex_ops.hpp"
 #include "half.hpp"
 #include "loom/def/methods.cuh"
 
@@ -15,3 +16,8 @@ struct loom::def::cu::device_add<loom::math::Add> : std::true_type {};
 // atomicAdd for float64 and integers only, where Half<Add> is Add itself.
 template <class F>
 struct loom::def::cu::device_add<loom::math::Half<F>> : loom::def::cu::device_add<F> {};
+// Cx<F, C> (complex_ops.hpp) runs F for every real dtype: the same atomics. Complex types never
+// take the native atomicAdd (atomic_apply's compare-and-swap covers complex64; complex128, 16
+// bytes, is ordered).
+template <class F, class C>
+struct loom::def::cu::device_add<loom::math::Cx<F, C>> : loom::def::cu::device_add<F> {};

@@ -1,10 +1,14 @@
 // Short names of the dtypes the math plugin's tables use (NumPy's type characters in comments).
 #pragma once
+#include <complex>
 #include <cstdint>
 
 #include "half.hpp"
 #include "loom/def/signature_of.hpp"
 #include "loom/float16.hpp"
+#if defined(__CUDACC__)
+#include "loom/def/complex.cuh"
+#endif
 
 namespace loom::math::types {
 
@@ -20,6 +24,15 @@ using u64 = std::uint64_t;  // L, Q
 using f16 = float16_t;      // e
 using f32 = float;          // f
 using f64 = double;         // d
+// Complex: std::complex in host builds, cuda::std::complex (the same dtypes) in CUDA builds, whose
+// operators and functions run on the device (complex_ops.hpp).
+#if defined(__CUDACC__)
+using c64 = cuda::std::complex<float>;    // F
+using c128 = cuda::std::complex<double>;  // D
+#else
+using c64 = std::complex<float>;    // F
+using c128 = std::complex<double>;  // D
+#endif
 using loom::def::outs;
 
 }  // namespace loom::math::types
@@ -42,8 +55,11 @@ using loom::def::outs;
 #endif
 #define LOOM_MATH_HREALS(M) LOOM_MATH_INTS(M), LOOM_MATH_HFLOATS(M)
 #define LOOM_MATH_HALL(M) M(b1), LOOM_MATH_HREALS(M)
+// complex64, complex128 (NumPy's F, D: after float64), for Cx<F, C> functors (complex_ops.hpp).
+#define LOOM_MATH_CFLOATS(M) M(c64), M(c128)
 #define LOOM_MATH_UN(T) T(T)         // T(T)
 #define LOOM_MATH_BIN(T) T(T, T)     // T(T, T)
 #define LOOM_MATH_PRED1(T) b1(T)     // bool(T)
 #define LOOM_MATH_PRED2(T) b1(T, T)  // bool(T, T)
 #define LOOM_MATH_DIVMOD(T) outs<T, T>(T, T)
+#define LOOM_MATH_CABS f32(c64), f64(c128)  // np.absolute of complex: F->f, D->d

@@ -3,6 +3,7 @@
 // Loops as NumPy's (np.<op>.types) over bool, int8 ... uint64, float32, float64.
 #pragma once
 #include "arith.hpp"
+#include "complex_ops.hpp"
 #include "dtypes.hpp"
 #include "loom/registry.hpp"
 
@@ -14,18 +15,22 @@ void register_arith(Registrar& reg) {
   using loom::def::ufunc;
   // Integer loops wrap on overflow, as NumPy's do; integer inputs to float-only ops resolve to
   // the first float loop they cast to safely. docs/catalogue.md: every op's choices.
-  ufunc<Half<Add>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(reg, "add", "x + y (bool: x or y)", identity(0));
-  ufunc<Half<Subtract>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(reg, "subtract", "x - y");
-  ufunc<Half<Multiply>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(reg, "multiply", "x * y (bool: x and y)",
-                                                       identity(1));
+  ufunc<Cx<Add, CAdd>, LOOM_MATH_HALL(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
+      reg, "add", "x + y (bool: x or y)", identity(0));
+  ufunc<Cx<Subtract, CSubtract>, LOOM_MATH_HREALS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
+      reg, "subtract", "x - y");
+  ufunc<Cx<Multiply, CMultiply>, LOOM_MATH_HALL(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
+      reg, "multiply", "x * y (bool: x and y)", identity(1));
 
   // Reductions (np.sum, np.prod): bools and integers narrower than 64 bits reduce in int64 or
   // uint64 (core/src/reduce_call.cpp, as NumPy), uint64 exactly. Identities and reorderability
   // as NumPy declares them for add and multiply.
-  loom::def::reduce<Add, i64(i64, i64), u64(u64, u64), f32(f32, f32), f64(f64, f64)>(
-      reg, "sum", identity(0), "sum of the elements");
-  loom::def::reduce<Multiply, i64(i64, i64), u64(u64, u64), f32(f32, f32), f64(f64, f64)>(
-      reg, "prod", identity(1), "product of the elements");
+  loom::def::reduce<Cx<Add, CAdd>, i64(i64, i64), u64(u64, u64), f32(f32, f32), f64(f64, f64),
+                    LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "sum", identity(0),
+                                                      "sum of the elements");
+  loom::def::reduce<Cx<Multiply, CMultiply>, i64(i64, i64), u64(u64, u64), f32(f32, f32),
+                    f64(f64, f64), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "prod", identity(1),
+                                                                     "product of the elements");
 }
 
 }  // namespace loom::math

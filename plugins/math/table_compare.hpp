@@ -2,6 +2,7 @@
 // in one file per library.
 #pragma once
 #include "compare.hpp"
+#include "complex_ops.hpp"
 #include "dtypes.hpp"
 #include "loom/registry.hpp"
 
@@ -13,26 +14,28 @@ void register_compare(Registrar& reg) {
   using loom::def::reorderable;
   using loom::def::ufunc;
   // Comparisons: bool results; int64 against uint64 compares exactly (NumPy's qQ, Qq loops).
-  ufunc<Half<Greater>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "greater",
-                                                                                    "x > y");
-  ufunc<Half<GreaterEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(
-      reg, "greater_equal", "x >= y");
-  ufunc<Half<Less>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "less",
-                                                                                 "x < y");
-  ufunc<Half<LessEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(
-      reg, "less_equal", "x <= y");
-  ufunc<Half<Equal>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(reg, "equal",
-                                                                                  "x == y");
-  ufunc<Half<NotEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64)>(
-      reg, "not_equal", "x != y");
+  ufunc<Cx<Greater, CGreater>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "greater", "x > y");
+  ufunc<Cx<GreaterEqual, CGreaterEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64),
+        b1(u64, i64), LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "greater_equal", "x >= y");
+  ufunc<Cx<Less, CLess>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "less", "x < y");
+  ufunc<Cx<LessEqual, CLessEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "less_equal", "x <= y");
+  ufunc<Cx<Equal, CEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "equal", "x == y");
+  ufunc<Cx<NotEqual, CNotEqual>, LOOM_MATH_HALL(LOOM_MATH_PRED2), b1(i64, u64), b1(u64, i64),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "not_equal", "x != y");
   // Logical: truth is nonzero (NaN is true). Identities and reorderability of the bool loops'
   // reductions as NumPy's (True for and, False for or and xor).
-  ufunc<Half<LogicalAnd>, LOOM_MATH_HALL(LOOM_MATH_PRED2)>(reg, "logical_and", "x and y",
-                                                           identity(1));
-  ufunc<Half<LogicalOr>, LOOM_MATH_HALL(LOOM_MATH_PRED2)>(reg, "logical_or", "x or y", identity(0));
-  ufunc<Half<LogicalXor>, LOOM_MATH_HALL(LOOM_MATH_PRED2)>(reg, "logical_xor", "x xor y",
-                                                           identity(0));
-  ufunc<Half<LogicalNot>, LOOM_MATH_HALL(LOOM_MATH_PRED1)>(reg, "logical_not", "not x");
+  ufunc<Cx<LogicalAnd, CLogicalAnd>, LOOM_MATH_HALL(LOOM_MATH_PRED2),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "logical_and", "x and y", identity(1));
+  ufunc<Cx<LogicalOr, CLogicalOr>, LOOM_MATH_HALL(LOOM_MATH_PRED2),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "logical_or", "x or y", identity(0));
+  ufunc<Cx<LogicalXor, CLogicalXor>, LOOM_MATH_HALL(LOOM_MATH_PRED2),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED2)>(reg, "logical_xor", "x xor y", identity(0));
+  ufunc<Cx<LogicalNot, CLogicalNot>, LOOM_MATH_HALL(LOOM_MATH_PRED1),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED1)>(reg, "logical_not", "not x");
   loom::def::reduce<LogicalOr, b1(b1, b1)>(reg, "any", identity(0), "whether any element is true");
   loom::def::reduce<LogicalAnd, b1(b1, b1)>(reg, "all", identity(1),
                                             "whether every element is true");

@@ -1,6 +1,7 @@
 // The floating-point group's table (see table.hpp): defines register_floating. Include it in one
 // file per library.
 #pragma once
+#include "complex_ops.hpp"
 #include "dtypes.hpp"
 #include "floating.hpp"
 #include "loom/registry.hpp"
@@ -10,9 +11,12 @@ namespace loom::math {
 void register_floating(Registrar& reg) {
   using namespace types;
   using loom::def::ufunc;
-  ufunc<Half<IsFinite>, LOOM_MATH_HALL(LOOM_MATH_PRED1)>(reg, "isfinite", "neither inf nor NaN");
-  ufunc<Half<IsInf>, LOOM_MATH_HALL(LOOM_MATH_PRED1)>(reg, "isinf", "+inf or -inf");
-  ufunc<Half<IsNan>, LOOM_MATH_HALL(LOOM_MATH_PRED1)>(reg, "isnan", "NaN");
+  ufunc<Cx<IsFinite, CIsFinite>, LOOM_MATH_HALL(LOOM_MATH_PRED1),
+        LOOM_MATH_CFLOATS(LOOM_MATH_PRED1)>(reg, "isfinite", "neither inf nor NaN");
+  ufunc<Cx<IsInf, CIsInf>, LOOM_MATH_HALL(LOOM_MATH_PRED1), LOOM_MATH_CFLOATS(LOOM_MATH_PRED1)>(
+      reg, "isinf", "+inf or -inf");
+  ufunc<Cx<IsNan, CIsNan>, LOOM_MATH_HALL(LOOM_MATH_PRED1), LOOM_MATH_CFLOATS(LOOM_MATH_PRED1)>(
+      reg, "isnan", "NaN");
   ufunc<Half<Signbit>, LOOM_MATH_HFLOATS(LOOM_MATH_PRED1)>(reg, "signbit", "the sign bit is set");
   ufunc<Half<Copysign>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN)>(reg, "copysign",
                                                           "|x| with the sign of y");

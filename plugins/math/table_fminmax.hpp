@@ -2,6 +2,7 @@
 // per library.
 #pragma once
 #include "compare.hpp"
+#include "complex_ops.hpp"
 #include "dtypes.hpp"
 #include "loom/registry.hpp"
 
@@ -12,9 +13,9 @@ void register_fminmax(Registrar& reg) {
   using loom::def::identity;
   using loom::def::reorderable;
   using loom::def::ufunc;
-  ufunc<Half<Fmax>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(reg, "fmax", "larger of x and y, ignoring a NaN",
-                                                   reorderable);
-  ufunc<Half<Fmin>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
+  ufunc<Cx<Fmax, CFmax>, LOOM_MATH_HALL(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
+      reg, "fmax", "larger of x and y, ignoring a NaN", reorderable);
+  ufunc<Cx<Fmin, CFmin>, LOOM_MATH_HALL(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
       reg, "fmin", "smaller of x and y, ignoring a NaN", reorderable);
 }
 

@@ -2,6 +2,7 @@
 // file per library.
 #pragma once
 #include "compare.hpp"
+#include "complex_ops.hpp"
 #include "dtypes.hpp"
 #include "loom/registry.hpp"
 
@@ -12,15 +13,17 @@ void register_minmax(Registrar& reg) {
   using loom::def::identity;
   using loom::def::reorderable;
   using loom::def::ufunc;
-  ufunc<Half<Maximum>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
+  ufunc<Cx<Maximum, CMaximum>, LOOM_MATH_HALL(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
       reg, "maximum", "larger of x and y; NaN if either is NaN", reorderable);
-  ufunc<Half<Minimum>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
+  ufunc<Cx<Minimum, CMinimum>, LOOM_MATH_HALL(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
       reg, "minimum", "smaller of x and y; NaN if either is NaN", reorderable);
   // np.max, np.min: max and min of nothing is an error (no identity).
-  loom::def::reduce<Half<Maximum>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
-      reg, "max", reorderable, "largest element; NaN if any is NaN");
-  loom::def::reduce<Half<Minimum>, LOOM_MATH_HALL(LOOM_MATH_BIN)>(
-      reg, "min", reorderable, "smallest element; NaN if any is NaN");
+  loom::def::reduce<Cx<Maximum, CMaximum>, LOOM_MATH_HALL(LOOM_MATH_BIN),
+                    LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "max", reorderable,
+                                                      "largest element; NaN if any is NaN");
+  loom::def::reduce<Cx<Minimum, CMinimum>, LOOM_MATH_HALL(LOOM_MATH_BIN),
+                    LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "min", reorderable,
+                                                      "smallest element; NaN if any is NaN");
 }
 
 }  // namespace loom::math

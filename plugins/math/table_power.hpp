@@ -2,6 +2,7 @@
 // it in one file per library.
 #pragma once
 #include "arith.hpp"
+#include "complex_ops.hpp"
 #include "dtypes.hpp"
 #include "loom/registry.hpp"
 
@@ -11,9 +12,10 @@ void register_power(Registrar& reg) {
   using namespace types;
   using loom::def::identity;
   using loom::def::ufunc;
-  ufunc<Half<Power>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(
+  ufunc<Cx<Power, CPower>, LOOM_MATH_HREALS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
       reg, "power", "x ** y; integers wrap, a negative integer exponent gives trunc(1 / x**-y)");
-  ufunc<Power, f64(f64, f64)>(reg, "float_power", "x ** y in float64");
+  ufunc<Cx<Power, CPower>, f64(f64, f64), c128(c128, c128)>(reg, "float_power",
+                                                            "x ** y in float64");
   ufunc<Half<Heaviside>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN)>(
       reg, "heaviside", "0 for x < 0, h0 for x = 0, 1 for x > 0");
   ufunc<Gcd, LOOM_MATH_INTS(LOOM_MATH_BIN)>(reg, "gcd", "greatest common divisor, >= 0",

@@ -32,5 +32,11 @@ void run_reduce(Case& c);
 void run_gufunc(Case& c);
 // The methods of binary ufuncs (reduce, accumulate, reduceat, outer, at); no-op for other ops.
 void run_methods(Case& c);
+// Loops with complex operands (complex_cases.cpp, complex_methods.cpp): run_ufunc, run_methods
+// and run_reduce hand them over.
+bool complex_loop(const Case& c);
+void run_complex_ufunc(Case& c);
+void run_complex_methods(Case& c);
+void run_complex_reduce(Case& c);
 
 }  // namespace parity

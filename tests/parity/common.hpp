@@ -2,6 +2,7 @@
 // element checker that measures errors in ulp or against an absolute bound, and the run counters
 // that the summary line prints.
 #pragma once
+#include <complex>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -26,6 +27,8 @@ struct Domain {
 
 bool is_float(DType t);    // float16, float32, float64: reference-checked in ulp
 bool is_integer(DType t);  // bool and the integer types: reference-checked exactly
+bool is_complex(DType t);  // complex64, complex128: reference-checked per component (cvalue)
+DType component(DType t);  // complex64 -> float32, complex128 -> float64; t itself otherwise
 int mantissa_digits(DType t);
 int min_exponent(DType t);  // exponent of the smallest normal number, as ilogb gives it
 // The spacing of dtype t's numbers at x (denorm_min below the normal range).
@@ -35,6 +38,9 @@ long double round_to(DType t, long double x);
 
 // Host copy of any array's elements, C order, exactly (ints via int64, floats via double).
 std::vector<long double> values(const Array& a);
+using CL = std::complex<long double>;
+// Host copy of a complex array's elements, C order, exactly.
+std::vector<CL> cvalues(const Array& a);
 // The bytes of a C-contiguous copy, for bitwise comparison.
 std::vector<unsigned char> bytes(const Array& a);
 
@@ -59,6 +65,11 @@ class Checker {
   Checker(std::string key) : key_(std::move(key)) {}
   // got vs ref for dtype t. Returns the error in ulp (ulps mode) or absolute units.
   bool value(DType t, long double got, long double ref, const Bound& b, const Where& w);
+  // A complex element against its reference (bound in ulp, as below). Finite results: the larger
+  // component error in ulp of the larger reference component, max(|re|, |im|) (docs/catalogue.md,
+  // "Complex loops"); where a part of the reference or of the result is inf or NaN, each part
+  // alone: NaN for NaN, the same infinity, a finite part within the bound in its own ulp.
+  bool cvalue(DType t, CL got, CL ref, const Bound& b, const Where& w);
   // Bitwise equality of two arrays (same shape and dtype required).
   bool same_bits(const Array& got, const Array& ref, const std::string& scenario,
                  const std::string& what);
@@ -68,6 +79,7 @@ class Checker {
 
  private:
   void fail(const std::string& message);
+  void note_worst(double err, const Bound& b, const Where& w);
   std::string key_;
   std::int64_t checks_ = 0;
   int failures_ = 0;

@@ -189,6 +189,7 @@ void run_methods(Case& c) {
   if (c.op->kind != loom::OpKind::ufunc || c.op->nin != 2 || c.op->nout != 1) return;
   if (sig.inputs[0] != sig.outputs[0] || sig.inputs[1] != sig.outputs[0]) return;
   const DType t = c.out(0);
+  if (is_complex(t)) return run_complex_methods(c);
   if (!is_float(t) && !is_integer(t)) return;
   const UfuncRef* ref = ufunc_ref(c.name());
   const Domain d0 = ref ? (is_integer(t) ? ref->intg[0] : ref->flt[0]) : Domain{1, 3};

@@ -101,6 +101,7 @@ std::vector<std::vector<long double>> groups(const Array& x, const std::set<int>
 }  // namespace
 
 void run_reduce(Case& c) {
+  if (complex_loop(c)) return run_complex_reduce(c);
   const ReduceRef* ref = reduce_ref(c.name());
   if (!(is_float(c.in(0)) || is_integer(c.in(0))) ||
       !(is_float(c.out(0)) || is_integer(c.out(0)))) {

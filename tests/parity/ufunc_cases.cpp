@@ -243,6 +243,7 @@ void run_scenario(Case& c, const loom::Ufunc& uf, const Scenario& sc, const Ufun
 }  // namespace
 
 void run_ufunc(Case& c) {
+  if (complex_loop(c)) return run_complex_ufunc(c);
   const UfuncRef* ref = ufunc_ref(c.name());
   if (ref && (ref->nin != c.op->nin || ref->nout != c.op->nout)) {
     c.check->expect(false, "the reference table's arity disagrees with op '" + c.name() + "'");

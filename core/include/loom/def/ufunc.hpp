@@ -213,13 +213,28 @@ void multi_loop(char** args, const std::int64_t* dims, const std::int64_t* steps
   }
 }
 
+// An operand of a complex dtype: xsimd has no batch of it, so its loops run scalar.
+template <class T>
+constexpr bool complex_operand() {
+  if constexpr (requires { dtype_of<T>::value; }) {
+    return dtype_of<T>::value == DType::complex64 || dtype_of<T>::value == DType::complex128;
+  } else {
+    return false;
+  }
+}
+
 // `vectorize = true` is honoured on every loop whose operands are all float or all double; a
 // loop that mixes a floating type with other types cannot run on batches and is refused here
 // rather than run scalar without a word. Loops of one integer type run the plain loop, which
-// compilers vectorize themselves (docs/vectorization.md).
+// compilers vectorize themselves; loops with a complex operand run scalar, as no batch holds
+// complex numbers (docs/vectorization.md).
 template <class F, class Sig>
 constexpr bool vectorize_honoured() {
   if constexpr (!simd_functor<F>) {
+    return true;
+  } else if constexpr ([]<class... A, class R>(std::type_identity<R(A...)>) {
+                         return complex_operand<R>() || (complex_operand<A>() || ...);
+                       }(std::type_identity<Sig>{})) {
     return true;
   } else {
     using Tr = sig_traits<Sig>;
