@@ -22,6 +22,7 @@
 #include "loom/def/desc.hpp"
 #include "loom/def/launch.cuh"
 #include "loom/def/signature_of.hpp"
+#include "loom/float16.hpp"
 #include "loom/registry.hpp"
 
 namespace loom::def {
@@ -128,11 +129,15 @@ struct RedParams {
   bool ordered;
 };
 
+// Types loaded and stored 16 bytes at a time (RedPack) where the layout allows: the arithmetic
+// types and float16.
+template <class T>
+constexpr bool packable = std::is_arithmetic_v<T> || std::is_same_v<T, float16_t>;
+
 template <class T>
 constexpr int red_vec_width() {
-  return (std::is_arithmetic_v<T> && sizeof(T) < 16 && 16 % sizeof(T) == 0)
-             ? static_cast<int>(16 / sizeof(T))
-             : 1;
+  return (packable<T> && sizeof(T) < 16 && 16 % sizeof(T) == 0) ? static_cast<int>(16 / sizeof(T))
+                                                                : 1;
 }
 
 template <class T, int V>
