@@ -15,3 +15,5 @@ struct loom::def::cu::device_add<loom::math::Add> : std::true_type {};
 // atomicAdd for float64 and integers only, where Half<Add> is Add itself.
 template <class F>
 struct loom::def::cu::device_add<loom::math::Half<F>> : loom::def::cu::device_add<F> {};
+template <class F>
+struct loom::def::cu::device_add<loom::math::HalfFold<F>> : loom::def::cu::device_add<F> {};
