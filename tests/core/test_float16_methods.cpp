@@ -66,6 +66,19 @@ TEST_P(Float16Methods, SumAccumulatesInFloatAndRoundsOnce) {
   const Array rs = rt().reduce("sum")(rows, {.target = target(), .axis = 1});
   ASSERT_EQ(rs.dtype(), DType::float16);
   for (std::int64_t i = 0; i < 3; ++i) EXPECT_EQ(bits_of(rs, i), half_bits(4000 * h));
+  // Along an outer axis of a wide array, cpu adds whole rows elementwise, each step rounded to
+  // float16, as NumPy does (np.add.reduce(np.full((4000, 40), 0.1, np.float16), axis=0) is 256.0
+  // in each column; `parallel` cuts the rows into chunks, fewer steps each: nearer 400). With few
+  // columns loom walks the reduced axis inside and rounds once (400.0; NumPy: 256.0, a difference
+  // docs/catalogue.md states).
+  if (target() == "cpu") {
+    const Array wide =
+        rt().reduce("sum")(full({4000, 40}, 0.1, DType::float16), {.target = target(), .axis = 0});
+    for (std::int64_t i = 0; i < 40; ++i) EXPECT_EQ(bits_of(wide, i), half_bits(256.0));
+  }
+  const Array narrow =
+      rt().reduce("sum")(full({4000, 3}, 0.1, DType::float16), {.target = target(), .axis = 0});
+  for (std::int64_t i = 0; i < 3; ++i) EXPECT_EQ(bits_of(narrow, i), half_bits(4000 * h));
 }
 
 TEST_P(Float16Methods, ProdAccumulatesInFloatAndRoundsOnce) {

@@ -8,7 +8,9 @@
 //   the reductions and the tile scan must give cpu's bits (a wrong element, index or carry shows).
 // Every test skips with the reason where there is no usable GPU.
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "helpers.hpp"
 
@@ -164,6 +166,50 @@ TEST(CudaFloat16, AtAndReduceatEqualCpuBitForBit) {
           back(uf(op).reduceat(put(x, mem), put(ri, mem), {.target = "cuda", .axis = 0}));
       EXPECT_TRUE(same_bits(got, want)) << op << ".reduceat, " << name(mem);
     }
+  }
+}
+
+// sum, prod and add/multiply.reduce of float16 accumulate in float and round once (as NumPy's
+// float16 reduce loops): NumPy's 1000.0 for 10000 x 0.1, where rounding every step sticks at 256.
+// cuda folds in float on every path, also along an outer axis (where the host, as NumPy, adds
+// whole rows in float16).
+TEST(CudaFloat16, SumsAccumulateInFloat) {
+  REQUIRE_CUDA();
+  const double h = static_cast<double>(static_cast<float>(loom::float16_t(0.1f)));
+  const std::uint16_t want = loom::float16_t::from_double(10000 * h).bits;
+  const std::uint16_t want_rows = loom::float16_t::from_double(4000 * h).bits;
+  auto bits = [](const Array& a, std::int64_t i) {
+    std::uint16_t b;
+    std::memcpy(&b, a.copy().data() + 2 * i, 2);
+    return b;
+  };
+  for (Mem mem : {Mem::host, Mem::device}) {
+    const Array x = put(loom::full({10000}, 0.1, kHalf), mem);
+    EXPECT_EQ(bits(back(runtime().reduce("sum")(x, {.target = "cuda"})), 0), want) << name(mem);
+    EXPECT_EQ(bits(back(uf("add").reduce(x, {.target = "cuda"})), 0), want) << name(mem);
+    const Array rows = put(loom::full({3, 4000}, 0.1, kHalf), mem);
+    const Array cols = put(loom::full({4000, 40}, 0.1, kHalf), mem);
+    const Array r = back(runtime().reduce("sum")(rows, {.target = "cuda", .axis = 1}));
+    const Array c = back(runtime().reduce("sum")(cols, {.target = "cuda", .axis = 0}));
+    for (std::int64_t i = 0; i < 3; ++i) EXPECT_EQ(bits(r, i), want_rows) << "rows, " << name(mem);
+    for (std::int64_t i = 0; i < 40; ++i) {
+      EXPECT_EQ(bits(c, i), want_rows) << "columns, " << name(mem);
+    }
+    // A long contiguous run (red_full's segments and their combine): within one float16 ulp of
+    // the exact sum rounded once.
+    const Array big = random_array({3'000'017}, DType::float64, 72, 0.0, 0.02).astype(kHalf);
+    const double exact =
+        uf("add").reduce(big.astype(DType::float64), {.target = "cpu"}).item<double>();
+    const Array got = back(runtime().reduce("sum")(put(big, mem), {.target = "cuda"}));
+    const double g = got.astype(DType::float64).item<double>();
+    const double ulp = std::ldexp(1.0, static_cast<int>(std::floor(std::log2(exact))) - 10);
+    EXPECT_LE(std::abs(g - exact), ulp) << g << " vs exact " << exact << ", " << name(mem);
+    // prod: in float, rounded once.
+    const Array p = put(loom::full({100}, 1.01, kHalf), mem);
+    const double f = static_cast<double>(static_cast<float>(loom::float16_t(1.01f)));
+    EXPECT_EQ(bits(back(runtime().reduce("prod")(p, {.target = "cuda"})), 0),
+              loom::float16_t::from_double(std::pow(f, 100)).bits)
+        << name(mem);
   }
 }
 
