@@ -98,6 +98,14 @@ Array identity_value(const OpDesc& op, DType dt, const std::string& who) {
              : Array(static_cast<std::int64_t>(*op.identity)).astype(dt);
 }
 
+// np.any, np.all and the logical ops' reduce give bool whatever the input: they reduce its truth
+// (x != 0), through their bool loop, as NumPy's logical_or.reduce does (with out= too).
+static bool logical_reduction(const OpDesc& op) {
+  return op.kind == OpKind::ufunc
+             ? (op.name == "logical_and" || op.name == "logical_or" || op.name == "logical_xor")
+             : (op.name == "any" || op.name == "all");
+}
+
 std::optional<DType> reduction_dtype(const OpDesc& op, DType x, std::optional<DType> forced) {
   // NumPy: dtype= (or out='s dtype) when given; else add and multiply (np.sum, np.prod) reduce
   // bools and integers narrower than 64 bits in 64 bits, by name, as PyUFunc_GenericReduction
@@ -109,13 +117,7 @@ std::optional<DType> reduction_dtype(const OpDesc& op, DType x, std::optional<DT
   if (widens && k == Kind::boolean) return DType::int64;
   if (widens && k == Kind::signed_int && itemsize(x) < 8) return DType::int64;
   if (widens && k == Kind::unsigned_int && itemsize(x) < 8) return DType::uint64;
-  // np.any, np.all and the logical ops' reduce give bool whatever the input: they reduce its
-  // truth (x != 0), through their bool loop, as NumPy's logical_or.reduce does.
-  const bool logical = op.kind == OpKind::ufunc
-                           ? (op.name == "logical_and" || op.name == "logical_or" ||
-                              op.name == "logical_xor")
-                           : (op.name == "any" || op.name == "all");
-  if (logical) return DType::bool_;
+  if (logical_reduction(op)) return DType::bool_;
   return std::nullopt;
 }
 
@@ -171,6 +173,10 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
   if (out) {
     // NumPy resolves the loop from (out.dtype, x.dtype) and casts the result into out= unsafely.
     const DType od = out->dtype();
+    if (logical_reduction(op)) {  // the bool loop, its result cast into out=
+      const Loop& r = pick_reduce_loop(op, family, x.dtype(), DType::bool_, who);
+      return {&r, DType::bool_, od, false};
+    }
     const Array probes[2] = {empty({}, op.kind == OpKind::reduce ? promote(od, x.dtype()) : od),
                              empty({}, x.dtype())};
     const Loop& l =

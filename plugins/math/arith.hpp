@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "detail.hpp"
+#include "loom/float16.hpp"
 #include "loom/hd.hpp"
 #include "simd_libm.hpp"
 
@@ -75,7 +76,12 @@ struct Sqrt {
 struct DivMod {
   template <class T>
   LOOM_HD void operator()(T x, T y, T& q, T& r) const {
-    if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_same_v<T, float16_t>) {  // in float, each rounded once (npy_half_divmod)
+      float qf, rf;
+      (*this)(static_cast<float>(x), static_cast<float>(y), qf, rf);
+      q = float16_t(qf);
+      r = float16_t(rf);
+    } else if constexpr (std::is_integral_v<T>) {
       if (y == 0 || (std::is_signed_v<T> && y == T(-1))) {  // x / -1 traps for INT_MIN
         q = y == 0 ? T(0) : detail::sub(T(0), x);
         r = 0;

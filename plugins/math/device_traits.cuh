@@ -21,3 +21,5 @@ struct loom::def::cu::device_add<loom::math::Half<F>> : loom::def::cu::device_ad
 // bytes, is ordered).
 template <class F, class C>
 struct loom::def::cu::device_add<loom::math::Cx<F, C>> : loom::def::cu::device_add<F> {};
+template <class F>
+struct loom::def::cu::device_add<loom::math::HalfFold<F>> : loom::def::cu::device_add<F> {};

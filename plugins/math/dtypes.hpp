@@ -44,15 +44,8 @@ using loom::def::outs;
 #define LOOM_MATH_REALS(M) LOOM_MATH_INTS(M), LOOM_MATH_FLOATS(M)
 #define LOOM_MATH_ALL(M) M(b1), LOOM_MATH_REALS(M)
 // The same with float16 (NumPy's `e`, between the integers and float32): for Half<F> functors.
-// Host builds only for now: the CUDA methods of T(T,T) loops (def/methods.cuh's tile scan) read
-// published totals in 4-byte words and refuse a 2-byte type (docs/catalogue.md, float16).
-#if defined(__CUDACC__)
-#define LOOM_MATH_HFLOATS(M) LOOM_MATH_FLOATS(M)
-#define LOOM_MATH_E(...)
-#else
 #define LOOM_MATH_E(...) __VA_ARGS__,  // float16 signatures written out, followed by more
 #define LOOM_MATH_HFLOATS(M) M(f16), LOOM_MATH_FLOATS(M)
-#endif
 #define LOOM_MATH_HREALS(M) LOOM_MATH_INTS(M), LOOM_MATH_HFLOATS(M)
 #define LOOM_MATH_HALL(M) M(b1), LOOM_MATH_HREALS(M)
 // complex64, complex128 (NumPy's F, D: after float64), for Cx<F, C> functors (complex_ops.hpp).

@@ -7,6 +7,8 @@
 #include <type_traits>
 
 #include "detail.hpp"
+#include "half_bits.hpp"
+#include "loom/float16.hpp"
 #include "loom/hd.hpp"
 
 namespace loom::math {
@@ -15,7 +17,14 @@ namespace loom::math {
 struct Modf {
   template <class T>
   LOOM_HD void operator()(T x, T& frac, T& whole) const {
-    frac = std::modf(x, &whole);
+    if constexpr (std::is_same_v<T, float16_t>) {  // in float, both exact in float16 (HALF_modf)
+      float f, w;
+      (*this)(static_cast<float>(x), f, w);
+      frac = float16_t(f);
+      whole = float16_t(w);
+    } else {
+      frac = std::modf(x, &whole);
+    }
   }
 };
 
@@ -71,8 +80,12 @@ struct Copysign {
 struct Nextafter {
   template <class T>
   LOOM_HD T operator()(T x, T y) const {
-    using std::nextafter;
-    return nextafter(x, y);
+    if constexpr (std::is_same_v<T, float16_t>) {
+      return detail::half_nextafter(x, y);  // float16's own neighbours, NumPy's rules
+    } else {
+      using std::nextafter;
+      return nextafter(x, y);
+    }
   }
 };
 
@@ -81,12 +94,16 @@ struct Nextafter {
 struct Spacing {
   template <class T>
   LOOM_HD T operator()(T x) const {
-    using std::isinf;
-    using std::isnan;
-    using std::nextafter;
-    const T inf = static_cast<T>(HUGE_VAL);
-    if (isnan(x) || isinf(x)) return x - x;  // NaN
-    return nextafter(x, x < 0 ? -inf : inf) - x;
+    if constexpr (std::is_same_v<T, float16_t>) {
+      return detail::half_spacing(x);  // NumPy's float16 rules (half_bits.hpp)
+    } else {
+      using std::isinf;
+      using std::isnan;
+      using std::nextafter;
+      const T inf = static_cast<T>(HUGE_VAL);
+      if (isnan(x) || isinf(x)) return x - x;  // NaN
+      return nextafter(x, x < 0 ? -inf : inf) - x;
+    }
   }
 };
 
@@ -108,11 +125,17 @@ struct Ldexp {
 struct Frexp {
   template <class T>
   LOOM_HD void operator()(T x, T& m, std::int32_t& e) const {
-    using std::frexp;
-    using std::isfinite;
-    int k = 0;
-    m = frexp(x, &k);
-    e = isfinite(x) ? k : 0;
+    if constexpr (std::is_same_v<T, float16_t>) {  // in float, exact in float16 (HALF_frexp)
+      float mf;
+      (*this)(static_cast<float>(x), mf, e);
+      m = float16_t(mf);
+    } else {
+      using std::frexp;
+      using std::isfinite;
+      int k = 0;
+      m = frexp(x, &k);
+      e = isfinite(x) ? k : 0;
+    }
   }
 };
 

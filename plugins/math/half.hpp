@@ -47,4 +47,13 @@ struct Half : F {
   }
 };
 
+// Half<F> whose reductions fold in float and round to float16 once per fold (def::fold_t), as
+// NumPy's float16 add, subtract, multiply and divide reduce loops accumulate in float: for those
+// ops and sum/prod. Elementwise calls, accumulate and at still round every step, as NumPy's.
+template <class F>
+struct HalfFold : Half<F> {
+  template <class T>
+  using fold_type = std::conditional_t<std::is_same_v<T, float16_t>, float, T>;
+};
+
 }  // namespace loom::math

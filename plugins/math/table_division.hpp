@@ -23,8 +23,8 @@ void register_division(Registrar& reg) {
   ufunc<Half<Remainder>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(reg, "mod", "x % y, as remainder");
   ufunc<Half<Fmod>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(
       reg, "fmod", "C's remainder, sign of x; integer fmod(x, 0) is 0");
-  ufunc<DivMod, LOOM_MATH_REALS(LOOM_MATH_DIVMOD)>(reg, "divmod",
-                                                   "(x // y, x % y), floor division as np.divmod");
+  ufunc<DivMod, LOOM_MATH_HREALS(LOOM_MATH_DIVMOD)>(reg, "divmod",
+                                                    "(x // y, x % y), floor division as np.divmod");
 }
 
 }  // namespace loom::math

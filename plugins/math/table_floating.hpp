@@ -20,14 +20,14 @@ void register_floating(Registrar& reg) {
   ufunc<Half<Signbit>, LOOM_MATH_HFLOATS(LOOM_MATH_PRED1)>(reg, "signbit", "the sign bit is set");
   ufunc<Half<Copysign>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN)>(reg, "copysign",
                                                           "|x| with the sign of y");
-  ufunc<Nextafter, LOOM_MATH_FLOATS(LOOM_MATH_BIN)>(reg, "nextafter",
-                                                    "next value after x toward y");
-  ufunc<Spacing, LOOM_MATH_FLOATS(LOOM_MATH_UN)>(reg, "spacing", "distance to the next value");
-  ufunc<Modf, outs<f32, f32>(f32), outs<f64, f64>(f64)>(
+  ufunc<Nextafter, LOOM_MATH_HFLOATS(LOOM_MATH_BIN)>(reg, "nextafter",
+                                                     "next value after x toward y");
+  ufunc<Spacing, LOOM_MATH_HFLOATS(LOOM_MATH_UN)>(reg, "spacing", "distance to the next value");
+  ufunc<Modf, LOOM_MATH_E(outs<f16, f16>(f16)) outs<f32, f32>(f32), outs<f64, f64>(f64)>(
       reg, "modf", "(fractional part, integral part) as np.modf");
   ufunc<Half<Ldexp>, LOOM_MATH_E(f16(f16, i32), f16(f16, i64)) f32(f32, i32), f32(f32, i64),
         f64(f64, i32), f64(f64, i64)>(reg, "ldexp", "x * 2**e");
-  ufunc<Frexp, outs<f32, i32>(f32), outs<f64, i32>(f64)>(
+  ufunc<Frexp, LOOM_MATH_E(outs<f16, i32>(f16)) outs<f32, i32>(f32), outs<f64, i32>(f64)>(
       reg, "frexp", "(mantissa in [0.5, 1), exponent): x = m * 2**e");
   ufunc<Half<Floor>, LOOM_MATH_HALL(LOOM_MATH_UN)>(reg, "floor", "largest integer <= x");
   ufunc<Half<Ceil>, LOOM_MATH_HALL(LOOM_MATH_UN)>(reg, "ceil", "smallest integer >= x");

@@ -104,6 +104,13 @@ void fill(const loom::Array& a, const json& data) {
         const json& v = vals[static_cast<std::size_t>(i) % m];
         p[i] = v.is_null() ? T{} : json_value<T>(v);
       }
+    } else if constexpr (std::is_same_v<T, loom::float16_t>) {  // NumPy wrote float16 values
+      T* p = reinterpret_cast<T*>(a.data());                    // exactly: from_double keeps them
+      const std::size_t m = vals.size();
+      for (std::int64_t i = 0; i < n; ++i) {
+        const json& v = vals[static_cast<std::size_t>(i) % m];
+        p[i] = v.is_null() ? T{} : T::from_double(json_double(v));
+      }
     } else {
       throw std::runtime_error("gen_cases.py drew a dtype the replayer does not fill");
     }

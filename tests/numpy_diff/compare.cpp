@@ -6,6 +6,8 @@
 #include <set>
 #include <sstream>
 
+#include "loom/float16.hpp"
+
 namespace numpy_diff {
 
 const char* name(Finding f) {
@@ -80,6 +82,7 @@ std::set<std::int64_t> footprint(const loom::Array& base, const loom::Array& vie
 double unit_roundoff(std::initializer_list<DType> ts) {
   double u = 0;
   for (DType t : ts) {
+    if (t == DType::float16) u = std::max(u, std::ldexp(1.0, -11));
     if (t == DType::float32) u = std::max(u, std::ldexp(1.0, -24));
     if (t == DType::float64) u = std::max(u, std::ldexp(1.0, -53));
   }
@@ -96,17 +99,43 @@ std::string fmt(double v) {
 
 struct FloatRule {
   enum { exact, ulps1, sum, prod, prefix } kind = exact;
-  double u = 0;  // unit roundoff of the comparison dtype
-  bool f32 = false;
+  double u = 0;                // unit roundoff of the comparison dtype
+  DType cmp = DType::float64;  // the comparison dtype: the coarsest float dtype involved
 };
+
+// v rounded to the comparison dtype, as a loop of that dtype rounds it.
+double in_cmp(DType cmp, double v) {
+  if (cmp == DType::float16) return static_cast<float>(loom::float16_t::from_double(v));
+  if (cmp == DType::float32) return static_cast<float>(v);
+  return v;
+}
+// The distance from v (a value of the comparison dtype) to the next one up.
+double ulp_up(DType cmp, double v) {
+  if (cmp == DType::float16) {
+    const loom::float16_t h = loom::float16_t::from_double(v);
+    const auto next = loom::float16_t::from_bits(
+        static_cast<std::uint16_t>(v >= 0 ? h.bits + 1 : (h.bits == 0x8000 ? 1 : h.bits - 1)));
+    return std::fabs(static_cast<float>(next) - v);
+  }
+  if (cmp == DType::float32) {
+    return std::fabs(std::nextafter(static_cast<float>(v), INFINITY) - static_cast<float>(v));
+  }
+  return std::fabs(std::nextafter(v, INFINITY) - v);
+}
+// The comparison dtype's smallest normal.
+double tiny_of(DType cmp) {
+  if (cmp == DType::float16) return std::ldexp(1.0, -14);
+  if (cmp == DType::float32) return std::numeric_limits<float>::min();
+  return std::numeric_limits<double>::min();
+}
 
 // One float element: NumPy's e against loom's l under the rule, with the element's error scale
 // and term count where the rule needs them.
 bool float_ok(double e, double l, const FloatRule& r, double scale, double count) {
-  if (r.f32) {  // compare in float32: round NumPy's float64 value as loom's float32 loop would
-    e = static_cast<float>(e);
-    l = static_cast<float>(l);
-  }
+  // Compare in the coarser dtype: round NumPy's float64 value as loom's float32 or float16 loop
+  // would.
+  e = in_cmp(r.cmp, e);
+  l = in_cmp(r.cmp, l);
   if (std::isnan(e) || std::isnan(l)) return std::isnan(e) && std::isnan(l);
   if (std::isinf(e) || std::isinf(l)) return e == l;
   if (e == l) return true;
@@ -114,10 +143,7 @@ bool float_ok(double e, double l, const FloatRule& r, double scale, double count
     case FloatRule::exact:
       return false;
     case FloatRule::ulps1: {
-      const double ulp =
-          r.f32 ? std::fabs(std::nextafter(static_cast<float>(e), INFINITY) - static_cast<float>(e))
-                : std::fabs(std::nextafter(e, INFINITY) - e);
-      return std::fabs(l - e) <= ulp;
+      return std::fabs(l - e) <= ulp_up(r.cmp, e);
     }
     case FloatRule::sum:
       return std::fabs(l - e) <= (count - 1 + depth(count) + 2) * r.u * scale;
@@ -127,9 +153,7 @@ bool float_ok(double e, double l, const FloatRule& r, double scale, double count
       // smallest normal, absolutely; allowing later factors to grow that by up to 1/u gives
       // (n + 1) times the smallest normal (seed 126789671: NumPy's order sticks at 50
       // subnormals where parallel's blocked scan underflows to 0, the exact value ~5.7e-49).
-      const double tiny =
-          r.f32 ? std::numeric_limits<float>::min() : std::numeric_limits<double>::min();
-      return std::fabs(l - e) <= 2 * (count + 1) * r.u * scale + (count + 1) * tiny;
+      return std::fabs(l - e) <= 2 * (count + 1) * r.u * scale + (count + 1) * tiny_of(r.cmp);
     }
   }
   return false;
@@ -207,7 +231,9 @@ FloatRule rule_for(const Case& c, DType numpy_dt, DType loom_dt) {
   DType forced = numpy_dt;
   if (c.kw.contains("dtype")) forced = loom::dtype_from_name(c.kw.at("dtype").get<std::string>());
   r.u = unit_roundoff({numpy_dt, loom_dt, is_float(forced) ? forced : numpy_dt});
-  r.f32 = r.u > std::ldexp(1.0, -30);
+  r.cmp = r.u == std::ldexp(1.0, -11)   ? DType::float16
+          : r.u == std::ldexp(1.0, -24) ? DType::float32
+                                        : DType::float64;
   const std::string uf = ufunc_of(c);
   const bool fold = c.method == "reduce" || c.method == "reduceat";
   if (uf == "add" && fold) {
@@ -314,7 +340,7 @@ std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome
       double l = gd[i];
       const double e = json_double(x.exact[i]), sc = json_double(x.scale[i]),
                    n = json_double(x.count[i]);
-      if (r.f32) l = static_cast<float>(l);
+      l = in_cmp(r.cmp, l);
       const double rows = x.rows > 1 ? static_cast<double>(x.rows) : 0.0;
       const double tol = (depth(n) + rows + 1) * r.u * sc;
       if (!(std::fabs(l - e) <= tol) && nbad++ < 3) {

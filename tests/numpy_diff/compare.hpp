@@ -7,7 +7,12 @@
 // - dtypes are compared where loom promises NumPy's: where NumPy's result dtype is the output
 //   dtype of one of the op's loops (else loom cannot give it, and values are compared).
 // - Floats are compared in the coarser of the two result dtypes (and of dtype=), with u its unit
-//   roundoff (2^-24, 2^-53); NaN must meet NaN, an infinity the same infinity, -0 equals +0:
+//   roundoff (2^-11, 2^-24, 2^-53); NaN must meet NaN, an infinity the same infinity, -0 equals
+//   +0. float16 is one more float dtype under the same rules: loom's float16 loops compute in
+//   float and round once, as NumPy's, so its elementwise results (the ops drawn here are exact or
+//   correctly rounded) are NumPy's bits; its sums and products accumulate in float and round once
+//   along a run of the reduced axis (NumPy likewise along a contiguous one, and rounds every step
+//   along others), within the sum and product rules below with u = 2^-11:
 //   * elementwise (call, outer, at) and every method of maximum/minimum, and the in-order folds
 //     of subtract/divide (NumPy's order is loom's): exactly; 1 ulp where loom's result dtype
 //     differs from NumPy's (NumPy's value rounded to the coarser dtype may round twice).

@@ -96,6 +96,18 @@ const std::vector<Entry>& entries() {
          }
          return x.c.expect.loop != std::string(loom::name(x.c.args[0].dtype));
        }},
+      {{"float16 subtract/divide folds round every step",
+        "NumPy's float16 subtract and divide reduce loops accumulate a contiguous run in float and "
+        "round once; loom's float16 subtract.reduce / divide.reduce / reduceat round every step "
+        "on every target, so that an ordered fold gives the same bits everywhere "
+        "(docs/catalogue.md, float16: Reductions)."},
+       {Finding::value},
+       [](const Ctx& x) {
+         const std::string u = ufunc_of(x.c);
+         return (u == "subtract" || u == "divide") &&
+                (x.c.method == "reduce" || x.c.method == "reduceat") &&
+                x.c.expect.dtype == DType::float16;
+       }},
       {{"true division of bools and small integers runs in float32",
         "NumPy's divide resolver sends integer inputs to the float64 loop; loom's resolution takes "
         "the first loop both inputs cast to safely, float32 for bool/int8/int16/uint8/uint16 "

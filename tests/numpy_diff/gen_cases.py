@@ -26,14 +26,20 @@ except ImportError:  # the C++ test turns this into a failure naming scripts/set
     sys.exit(3)
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64"]
+          "float16", "float32", "float64"]
 UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide",
           # the catalogue's exact binary ops (docs/catalogue.md)
           "fmax", "fmin", "bitwise_and", "bitwise_or", "bitwise_xor", "floor_divide", "remainder",
-          "fmod", "gcd"]
+          "fmod", "gcd", "logical_and", "logical_or", "logical_xor"]
+# Unary ufuncs: called only (no methods).
+UNARY_UFUNCS = ["logical_not"]
 # rt.reduce(name) <-> NumPy's function of the same meaning.
-REDUCE_FNS = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min}
-REDUCE_FN_UFUNC = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
+REDUCE_FNS = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "any": np.any,
+              "all": np.all}
+REDUCE_FN_UFUNC = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum",
+                   "any": "logical_or", "all": "logical_and"}
+# np.any and np.all take neither initial= nor dtype=.
+NO_INITIAL_FNS = ("any", "all")
 CASTINGS = ["no", "equiv", "safe", "same_kind", "unsafe"]
 
 
@@ -94,12 +100,14 @@ def value_fill(d, dt, n, op, big_ok):
             vals[k] = (2 ** 53 + r.randint(1, 9)) if dt == "int64" else (2 ** 63 + r.randint(1, 9))
         return vals
     # floats
+    half = dt == "float16"  # largest finite 65504: keep sums and products of 1200 terms finite
     if op == "multiply":  # |log2 x| <= 0.42 with mean ~0: products of 1200 terms stay in float32
-        vals = [r.choice([-1, 1]) * r.uniform(0.75, 1.33) for _ in range(n)]
+        vals = [r.choice([-1, 1]) * (r.uniform(0.92, 1.08) if half else r.uniform(0.75, 1.33))
+                for _ in range(n)]
     elif d.p(0.3):
         vals = [float(r.randint(-8, 8)) / r.choice([1, 2, 4]) for _ in range(n)]
     else:
-        vals = [r.uniform(-10, 10) * 10 ** r.randint(-3, 2) for _ in range(n)]
+        vals = [r.uniform(-10, 10) * 10 ** r.randint(-3, 0 if half else 2) for _ in range(n)]
     if n and d.p(0.08):
         for _ in range(r.randint(1, 2)):
             vals[r.randrange(n)] = r.choice([math.nan, math.inf, -math.inf, -0.0, 0.0])
@@ -303,6 +311,8 @@ def dry_result(fn):
 
 
 def draw_call(d, case, op, method):
+    if op in UNARY_UFUNCS:
+        return draw_unary_call(d, case, op)
     nd = d.ndim()
     if method == "outer":
         sa, sb = d.shape(d.ndim(0, 2)), d.shape(d.ndim(0, 2))
@@ -347,6 +357,36 @@ def draw_call(d, case, op, method):
         case.kw["where"] = view
         case.mask_view = view
     return lambda: call(*args, **case.kw)
+
+
+def draw_unary_call(d, case, op):
+    """A call of a one-input ufunc (logical_not): an operand, or a Python scalar, with the
+    call's keywords as for binary calls."""
+    shape = d.shape(d.ndim(), long_ok=True)
+    dt = d.dtype()
+    if d.p(0.1):
+        enc, _ = scalar_input(d, dt)
+        arg = py_value(enc)
+    else:
+        enc, base, arg = operand(d, shape, dt, op)
+    case.c["args"] = [enc]
+    case.inputs.append(arg)
+    uf = getattr(np, op)
+    if d.p(0.12):
+        case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
+    if d.p(0.15):
+        case.kw_enc["casting"] = case.kw["casting"] = d.choice(CASTINGS)
+    dry = dry_result(lambda: uf(arg, **case.kw))
+    if d.p(0.2):
+        out_operand(d, case, list(dry.shape) if dry is not None else shape,
+                    dry.dtype.name if dry is not None else None)
+    if d.p(0.2):
+        mshape = list(dry.shape) if dry is not None else shape
+        enc_m, view, _ = draw_mask(d, mshape)
+        case.kw_enc["where"] = enc_m
+        case.kw["where"] = view
+        case.mask_view = view
+    return lambda: uf(arg, **case.kw)
 
 
 def draw_axis(d, nd, case):
@@ -402,8 +442,9 @@ def draw_reduce(d, case, op, fn_name):
     draw_axis(d, nd, case)
     if d.p(0.3):
         case.kw_enc["keepdims"] = case.kw["keepdims"] = True
-    draw_initial(d, case, dt)
-    if d.p(0.15) and not (fn_name in ("max", "min")):
+    if fn_name not in NO_INITIAL_FNS:
+        draw_initial(d, case, dt)
+    if d.p(0.15) and fn_name not in ("max", "min") + NO_INITIAL_FNS:
         case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
     if fn_name:
         call = lambda **kw: REDUCE_FNS[fn_name](x, **kw)
@@ -492,7 +533,7 @@ def numpy_loop(case, op, method):
                 # resolve_dtypes: NumPy 2.4 crashed in it here with Python scalar types.)
                 with np.errstate(all="ignore"):
                     f = uf.outer if method == "outer" else uf
-                    return np.asarray(f(case.inputs[0], case.inputs[1])).dtype.name
+                    return np.asarray(f(*case.inputs[:uf.nin])).dtype.name
             elif method == "at":  # at converts a Python scalar b with np.asarray (no weak scalar)
                 r = uf.resolve_dtypes((case.inputs[0].dtype, np.asarray(case.inputs[1]).dtype, None),
                                       casting="unsafe")
@@ -777,7 +818,9 @@ def run_case(cid, rng):
         op = REDUCE_FN_UFUNC[fn_name]
     else:
         c["kind"] = "ufunc"
-        op = d.choice(UFUNCS)
+        op = d.choice(UFUNCS + UNARY_UFUNCS)
+        if op in UNARY_UFUNCS:
+            method = c["method"] = "call"
         c["op"] = op
     if method in ("reduce", "accumulate", "at") and d.p(0.006):
         c["kind"] = "ufunc"

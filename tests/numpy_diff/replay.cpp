@@ -85,7 +85,11 @@ Outcome replay(const loom::Runtime& rt, const Case& c, const std::string& target
         o.casting = loom::casting_from_name(kw.at("casting").get<std::string>());
       }
       const loom::Ufunc f = rt.ufunc(c.op);
-      r.result = c.method == "call" ? f(args[0], args[1], o) : f.outer(args[0], args[1], o);
+      if (c.method == "call") {  // logical_not is unary
+        r.result = args.size() == 1 ? f(args[0], o) : f(args[0], args[1], o);
+      } else {
+        r.result = f.outer(args[0], args[1], o);
+      }
     } else if (c.method == "reduce") {
       loom::ReduceOptions o{.target = target};
       o.axis = axes_of(kw);

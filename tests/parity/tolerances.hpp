@@ -290,4 +290,14 @@ inline double complex_ulp_bound(const std::string& op, DType t, bool device = fa
 // for any order; the slack of 1 means none is added.
 inline constexpr double kSumSlack = 1.0;
 
+// float16 sum and prod accumulate in float and round to float16 once per fold (plugins/math's
+// HalfFold, as NumPy's float16 reduce loops): float's gamma_n, plus a few roundings to float16 of
+// a value at most `mag` (sum|terms|, or |product|): the result's, and where a reduction is cut
+// (parallel's chunks and their combining tree, the runs of a several-axis reduction) each part's;
+// 8 covers the sizes the suite uses. (float16's own gamma_n is meaningless past 2^11 terms.)
+inline double float16_fold_bound(std::int64_t n, long double mag) {
+  const long double u32 = std::ldexp(1.0L, -24), gamma32 = n * u32 / (1 - n * u32);
+  return static_cast<double>((gamma32 + 8 * std::ldexp(1.0L, -11)) * mag);
+}
+
 }  // namespace parity

@@ -197,8 +197,13 @@ template <class T>
 __device__ __forceinline__ T read_published(const T* p) {
   if constexpr (std::is_arithmetic_v<T>) {
     return *reinterpret_cast<const volatile T*>(p);
+  } else if constexpr (sizeof(T) == 2) {  // float16: one 2-byte load
+    const unsigned short w = __ldcg(reinterpret_cast<const unsigned short*>(p));
+    T t;
+    memcpy(&t, &w, 2);
+    return t;
   } else {
-    static_assert(sizeof(T) % 4 == 0, "the tile scan reads published values in 4-byte words");
+    static_assert(sizeof(T) % 4 == 0, "the tile scan reads published values in 2- or 4-byte words");
     union {
       T t;
       unsigned w[sizeof(T) / 4];
@@ -388,7 +393,7 @@ void scan_tiles_launch(const F& f, const ScanParams& p, cudaStream_t stream) {
     throw DeviceError("accumulate CUDA loop: " + std::to_string(p.lines) + " lines of " +
                       std::to_string(p.n) + " elements are more tiles than one launch takes");
   }
-  bool vec = std::is_arithmetic_v<T> && (I * sz) % 16 == 0 && p.x_step == sz && p.out_step == sz &&
+  bool vec = packable<T> && (I * sz) % 16 == 0 && p.x_step == sz && p.out_step == sz &&
              reinterpret_cast<std::uintptr_t>(p.x) % 16 == 0 &&
              reinterpret_cast<std::uintptr_t>(p.out) % 16 == 0;
   for (int k = 0; vec && k < p.nd; ++k) vec = p.sx[k] % 16 == 0 && p.sout[k] % 16 == 0;

@@ -68,39 +68,55 @@ T pairwise(const F& f, const T* x, std::int64_t n) {
 }
 
 // The same tree over strided data: blocks are gathered into a buffer, so a strided, reversed or
-// transposed input gives the contiguous input's bits (and its O(log n) error bound).
-template <class F, class T>
-T pairwise_strided(const F& f, const char* x, std::int64_t n, std::int64_t stride) {
-  if (stride == static_cast<std::int64_t>(sizeof(T))) {
-    return pairwise(f, reinterpret_cast<const T*>(x), n);
+// transposed input gives the contiguous input's bits (and its O(log n) error bound). A, the fold
+// type (fold_t), may be wider than the element type T: each element is converted as it is
+// gathered.
+template <class F, class T, class A = T>
+A pairwise_strided(const F& f, const char* x, std::int64_t n, std::int64_t stride) {
+  if constexpr (std::is_same_v<T, A>) {
+    if (stride == static_cast<std::int64_t>(sizeof(T))) {
+      return pairwise(f, reinterpret_cast<const T*>(x), n);
+    }
   }
   if (n <= kFoldBlock) {
-    T buf[kFoldBlock];
-    for (std::int64_t i = 0; i < n; ++i) std::memcpy(&buf[i], x + i * stride, sizeof(T));
+    A buf[kFoldBlock];
+    for (std::int64_t i = 0; i < n; ++i) {
+      T v;
+      std::memcpy(&v, x + i * stride, sizeof(T));
+      buf[i] = static_cast<A>(v);
+    }
     return pairwise(f, buf, n);
   }
   std::int64_t half = n / 2;
   half -= half % kFoldLanes;
-  return f(pairwise_strided<F, T>(f, x, half, stride),
-           pairwise_strided<F, T>(f, x + half * stride, n - half, stride));
+  return f(pairwise_strided<F, T, A>(f, x, half, stride),
+           pairwise_strided<F, T, A>(f, x + half * stride, n - half, stride));
 }
 
+// acc = fold(acc, x...), in the fold type A (fold_t: T unless F declares a wider one) from acc's
+// value, rounded to T once at the end.
 template <class F, class T, bool Reorderable>
 void fold_loop(char* acc, const char* x, std::int64_t n, std::int64_t stride, const void* data) {
+  using A = fold_t<F, T>;
+  static_assert(
+      std::is_same_v<T, A> || std::is_convertible_v<std::invoke_result_t<const F&, A, A>, A>,
+      "the functor's fold_type<T> must be a type its operator() takes and returns");
   const F& f = *static_cast<const F*>(data);
   if (n <= 0) return;
-  T a;
-  std::memcpy(&a, acc, sizeof(T));
+  T t;
+  std::memcpy(&t, acc, sizeof(T));
+  A a = static_cast<A>(t);
   if constexpr (Reorderable) {
-    a = f(a, pairwise_strided<F, T>(f, x, n, stride));
+    a = f(a, pairwise_strided<F, T, A>(f, x, n, stride));
   } else {  // strictly left to right: (((a - x0) - x1) - ...)
     for (std::int64_t i = 0; i < n; ++i) {
       T v;
       std::memcpy(&v, x + i * stride, sizeof(T));
-      a = f(a, v);
+      a = f(a, static_cast<A>(v));
     }
   }
-  std::memcpy(acc, &a, sizeof(T));
+  t = static_cast<T>(a);
+  std::memcpy(acc, &t, sizeof(T));
 }
 
 template <class F, class T>

@@ -22,6 +22,7 @@
 #include "loom/def/desc.hpp"
 #include "loom/def/launch.cuh"
 #include "loom/def/signature_of.hpp"
+#include "loom/float16.hpp"
 #include "loom/registry.hpp"
 
 namespace loom::def {
@@ -128,11 +129,15 @@ struct RedParams {
   bool ordered;
 };
 
+// Types loaded and stored 16 bytes at a time (RedPack) where the layout allows: the arithmetic
+// types and float16.
+template <class T>
+constexpr bool packable = std::is_arithmetic_v<T> || std::is_same_v<T, float16_t>;
+
 template <class T>
 constexpr int red_vec_width() {
-  return (std::is_arithmetic_v<T> && sizeof(T) < 16 && 16 % sizeof(T) == 0)
-             ? static_cast<int>(16 / sizeof(T))
-             : 1;
+  return (packable<T> && sizeof(T) < 16 && 16 % sizeof(T) == 0) ? static_cast<int>(16 / sizeof(T))
+                                                                : 1;
 }
 
 template <class T, int V>
@@ -140,20 +145,42 @@ struct alignas(16) RedPack {
   T v[V];
 };
 
-template <class F, class T>
-__device__ __forceinline__ void finish(const F& f, const RedParams<T>& p, std::int64_t m,
-                                       std::int64_t s, T acc) {
+// The reductions fold in A = fold_t<F, T> (T unless the functor declares a wider fold_type):
+// elements are converted as they are loaded, partials are kept in A, and a result is rounded to
+// T once, when it joins the output.
+template <class To, class From>
+__device__ __forceinline__ To as(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else {
+    return static_cast<To>(v);
+  }
+}
+template <class T, class A>
+__device__ __forceinline__ A load_acc(const char* p) {
+  return as<A>(*reinterpret_cast<const T*>(p));
+}
+// *o = f(*o, acc), computed in A.
+template <class T, class F, class A>
+__device__ __forceinline__ void join_out(const F& f, char* o, A acc) {
+  T* t = reinterpret_cast<T*>(o);
+  *t = as<T>(f(as<A>(*t), acc));
+}
+
+template <class T, class F, class A>
+__device__ __forceinline__ void finish(const F& f, const RedParams<A>& p, std::int64_t m,
+                                       std::int64_t s, A acc) {
   if (p.partial) {
     p.partial[m * p.S + s] = acc;
   } else {
-    T* o = reinterpret_cast<T*>(p.out + offset_1(m, p.nk, p.kshape, p.kout));
-    *o = f(*o, acc);
+    join_out<T>(f, p.out + offset_1(m, p.nk, p.kshape, p.kout), acc);
   }
 }
 
 // A warp per (output, segment); lane l folds elements l, l + 32, ... of the segment.
 template <class F, class T>
-__global__ void red_warp(F f, RedParams<T> p) {
+__global__ void red_warp(F f, RedParams<fold_t<F, T>> p) {
+  using A = fold_t<F, T>;
   const int lane = static_cast<int>(threadIdx.x & 31);
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const std::int64_t nwarps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
@@ -163,24 +190,24 @@ __global__ void red_warp(F f, RedParams<T> p) {
     const char* x = p.x + offset_1(m, p.nk, p.kshape, p.kx);
     const std::int64_t j0 = s * p.seglen;
     const std::int64_t j1 = j0 + p.seglen < p.L ? j0 + p.seglen : p.L;
-    T acc{};
+    A acc{};
     bool has = j0 + lane < j1;
     if (has) {
-      acc = *reinterpret_cast<const T*>(x + offset_1(j0 + lane, p.nr, p.rshape, p.rx));
+      acc = load_acc<T, A>(x + offset_1(j0 + lane, p.nr, p.rshape, p.rx));
       if (p.nr == 1) {
         const std::int64_t st = p.rx[0];
 #pragma unroll 8
         for (std::int64_t j = j0 + lane + 32; j < j1; j += 32) {
-          acc = f(acc, *reinterpret_cast<const T*>(x + j * st));
+          acc = f(acc, load_acc<T, A>(x + j * st));
         }
       } else {
         for (std::int64_t j = j0 + lane + 32; j < j1; j += 32) {
-          acc = f(acc, *reinterpret_cast<const T*>(x + offset_1(j, p.nr, p.rshape, p.rx)));
+          acc = f(acc, load_acc<T, A>(x + offset_1(j, p.nr, p.rshape, p.rx)));
         }
       }
     }
     warp_fold(f, acc, has);
-    if (lane == 0 && has) finish(f, p, m, s, acc);
+    if (lane == 0 && has) finish<T>(f, p, m, s, acc);
   }
 }
 
@@ -190,10 +217,11 @@ __global__ void red_warp(F f, RedParams<T> p) {
 // after that; then each warp's fixed shuffle tree, then warp 0 over the warps in order. Each
 // iteration of the block reads one contiguous 4 KiB, as CUB's tiles do.
 template <class F, class T>
-__global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<T> p) {
+__global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<fold_t<F, T>> p) {
+  using A = fold_t<F, T>;
   constexpr int V = red_vec_width<T>();
   constexpr int kWarps = kThreads / 32;
-  __shared__ T part[kWarps];
+  __shared__ A part[kWarps];
   __shared__ bool part_has[kWarps];
   const int t = static_cast<int>(threadIdx.x);
   const std::int64_t items = p.M * p.S;
@@ -204,18 +232,18 @@ __global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<T> p) {
     const std::int64_t j1 = j0 + p.seglen < p.L ? j0 + p.seglen : p.L;
     const auto* xv = reinterpret_cast<const RedPack<T, V>*>(x);
     const std::int64_t q0 = j0 / V, q1 = q0 + (j1 - j0) / V;
-    T acc{};
+    A acc{};
     bool has = q0 + t < q1;
     if (has) {
-      T a[V];
+      A a[V];
       const RedPack<T, V> first = xv[q0 + t];
 #pragma unroll
-      for (int l = 0; l < V; ++l) a[l] = first.v[l];
+      for (int l = 0; l < V; ++l) a[l] = as<A>(first.v[l]);
 #pragma unroll 4
       for (std::int64_t q = q0 + t + kThreads; q < q1; q += kThreads) {
         const RedPack<T, V> w = xv[q];
 #pragma unroll
-        for (int l = 0; l < V; ++l) a[l] = f(a[l], w.v[l]);
+        for (int l = 0; l < V; ++l) a[l] = f(a[l], as<A>(w.v[l]));
       }
       acc = a[0];
 #pragma unroll
@@ -223,11 +251,11 @@ __global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<T> p) {
     }
     const std::int64_t tail = q1 * V + t;
     if (t < V && tail < j1) {
-      const T v = reinterpret_cast<const T*>(x)[tail];
+      const A v = as<A>(reinterpret_cast<const T*>(x)[tail]);
       acc = has ? f(acc, v) : v;
       has = true;
     }
-    if (block_fold(f, acc, has, part, part_has)) finish(f, p, m, s, acc);
+    if (block_fold(f, acc, has, part, part_has)) finish<T>(f, p, m, s, acc);
     __syncthreads();  // part[] is rewritten by the next item
   }
 }
@@ -241,11 +269,12 @@ __global__ void __launch_bounds__(kThreads) red_block(F f, RedParams<T> p) {
 inline constexpr int kRedFullU = 4;
 
 template <class F, class T>
-__global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<T> p) {
+__global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<fold_t<F, T>> p) {
+  using A = fold_t<F, T>;
   constexpr int V = red_vec_width<T>();
   constexpr int U = kRedFullU;
   constexpr int kWarps = kThreads / 32;
-  __shared__ T part[kWarps];
+  __shared__ A part[kWarps];
   __shared__ bool part_has[kWarps];
   const int t = static_cast<int>(threadIdx.x);
   const auto* __restrict__ xv = reinterpret_cast<const RedPack<T, V>*>(p.x);
@@ -255,18 +284,18 @@ __global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<T> p) {
     const std::int64_t q0 = j0 / V, q1 = q0 + (j1 - j0) / V;
     const std::int64_t qfull = q0 + (q1 - q0) / (kThreads * U) * (kThreads * U);
     std::int64_t q = q0 + t;
-    T a[V];
+    A a[V];
     bool has = false;
     if (q < qfull) {
       RedPack<T, V> w[U];
 #pragma unroll
       for (int u = 0; u < U; ++u) w[u] = xv[q + u * kThreads];
 #pragma unroll
-      for (int l = 0; l < V; ++l) a[l] = w[0].v[l];
+      for (int l = 0; l < V; ++l) a[l] = as<A>(w[0].v[l]);
 #pragma unroll
       for (int u = 1; u < U; ++u) {
 #pragma unroll
-        for (int l = 0; l < V; ++l) a[l] = f(a[l], w[u].v[l]);
+        for (int l = 0; l < V; ++l) a[l] = f(a[l], as<A>(w[u].v[l]));
       }
       has = true;
       for (q += kThreads * U; q < qfull; q += kThreads * U) {
@@ -275,17 +304,17 @@ __global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<T> p) {
 #pragma unroll
         for (int u = 0; u < U; ++u) {
 #pragma unroll
-          for (int l = 0; l < V; ++l) a[l] = f(a[l], w[u].v[l]);
+          for (int l = 0; l < V; ++l) a[l] = f(a[l], as<A>(w[u].v[l]));
         }
       }
     }
     for (; q < q1; q += kThreads) {
       const RedPack<T, V> w = xv[q];
 #pragma unroll
-      for (int l = 0; l < V; ++l) a[l] = has ? f(a[l], w.v[l]) : w.v[l];
+      for (int l = 0; l < V; ++l) a[l] = has ? f(a[l], as<A>(w.v[l])) : as<A>(w.v[l]);
       has = true;
     }
-    T acc{};
+    A acc{};
     if (has) {
       acc = a[0];
 #pragma unroll
@@ -293,11 +322,11 @@ __global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<T> p) {
     }
     const std::int64_t tail = q1 * V + t;
     if (t < V && tail < j1) {
-      const T v = reinterpret_cast<const T*>(p.x)[tail];
+      const A v = as<A>(reinterpret_cast<const T*>(p.x)[tail]);
       acc = has ? f(acc, v) : v;
       has = true;
     }
-    if (block_fold(f, acc, has, part, part_has)) finish(f, p, 0, s, acc);
+    if (block_fold(f, acc, has, part, part_has)) finish<T>(f, p, 0, s, acc);
     __syncthreads();  // part[] is rewritten by the next segment
   }
 }
@@ -305,12 +334,13 @@ __global__ void __launch_bounds__(kThreads) red_full(F f, RedParams<T> p) {
 // One block folds red_full's S partials (thread t: partials t, t + kThreads, ... in order, then
 // the fixed warp and block trees) and joins the pre-filled output.
 template <class F, class T>
-__global__ void __launch_bounds__(kThreads) red_combine_full(F f, RedParams<T> p) {
+__global__ void __launch_bounds__(kThreads) red_combine_full(F f, RedParams<fold_t<F, T>> p) {
+  using A = fold_t<F, T>;
   constexpr int kWarps = kThreads / 32;
-  __shared__ T part[kWarps];
+  __shared__ A part[kWarps];
   __shared__ bool part_has[kWarps];
   const int t = static_cast<int>(threadIdx.x);
-  T acc{};
+  A acc{};
   bool has = t < p.S;
   if (has) {
     acc = p.partial[t];
@@ -318,8 +348,7 @@ __global__ void __launch_bounds__(kThreads) red_combine_full(F f, RedParams<T> p
     for (std::int64_t s = t + kThreads; s < p.S; s += kThreads) acc = f(acc, p.partial[s]);
   }
   if (block_fold(f, acc, has, part, part_has)) {
-    T* o = reinterpret_cast<T*>(p.out + offset_1(0, p.nk, p.kshape, p.kout));
-    *o = f(*o, acc);
+    join_out<T>(f, p.out + offset_1(0, p.nk, p.kshape, p.kout), acc);
   }
 }
 
@@ -327,7 +356,8 @@ __global__ void __launch_bounds__(kThreads) red_combine_full(F f, RedParams<T> p
 // innermost dim is kept); the segment is walked in C order with an odometer, no divisions. Also
 // the whole of an ordered reduction (RedParams::ordered).
 template <class F, class T>
-__global__ void red_thread(F f, RedParams<T> p) {
+__global__ void red_thread(F f, RedParams<fold_t<F, T>> p) {
+  using A = fold_t<F, T>;
   const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t items = p.M * p.S;
@@ -336,7 +366,7 @@ __global__ void red_thread(F f, RedParams<T> p) {
     std::int64_t xo, oo;
     offset_pair(m, p.nk, p.kshape, p.kx, p.kout, xo, oo);
     const char* x = p.x + xo;
-    T* o = reinterpret_cast<T*>(p.out + oo);
+    char* o = p.out + oo;
     const std::int64_t j0 = s * p.seglen;
     const std::int64_t j1 = j0 + p.seglen < p.L ? j0 + p.seglen : p.L;
     std::int64_t idx[kMaxDims];
@@ -347,8 +377,8 @@ __global__ void red_thread(F f, RedParams<T> p) {
       rem /= p.rshape[k];
       off += idx[k] * p.rx[k];
     }
-    T acc = *reinterpret_cast<const T*>(x + off);
-    if (p.ordered) acc = f(*o, acc);
+    A acc = load_acc<T, A>(x + off);
+    if (p.ordered) acc = f(load_acc<T, A>(o), acc);
     const int last = p.nr - 1;
     const std::int64_t n_last = p.rshape[last], st_last = p.rx[last];
     for (std::int64_t j = j0 + 1; j < j1; ++j) {
@@ -363,35 +393,35 @@ __global__ void red_thread(F f, RedParams<T> p) {
           off += p.rx[k];
         }
       }
-      acc = f(acc, *reinterpret_cast<const T*>(x + off));
+      acc = f(acc, load_acc<T, A>(x + off));
     }
     if (p.partial) {
       p.partial[m * p.S + s] = acc;
+    } else if (p.ordered) {
+      *reinterpret_cast<T*>(o) = as<T>(acc);
     } else {
-      *o = p.ordered ? acc : f(*o, acc);
+      join_out<T>(f, o, acc);
     }
   }
 }
 
 // A warp per output folds its segments' partials in order and joins the pre-filled output.
 template <class F, class T>
-__global__ void red_combine(F f, RedParams<T> p) {
+__global__ void red_combine(F f, RedParams<fold_t<F, T>> p) {
+  using A = fold_t<F, T>;
   const int lane = static_cast<int>(threadIdx.x & 31);
   const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
   const std::int64_t nwarps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
   for (std::int64_t m = warp; m < p.M; m += nwarps) {
-    const T* part = p.partial + m * p.S;
-    T acc{};
+    const A* part = p.partial + m * p.S;
+    A acc{};
     bool has = lane < p.S;
     if (has) {
       acc = part[lane];
       for (std::int64_t s = lane + 32; s < p.S; s += 32) acc = f(acc, part[s]);
     }
     warp_fold(f, acc, has);
-    if (lane == 0) {
-      T* o = reinterpret_cast<T*>(p.out + offset_1(m, p.nk, p.kshape, p.kout));
-      *o = f(*o, acc);
-    }
+    if (lane == 0) join_out<T>(f, p.out + offset_1(m, p.nk, p.kshape, p.kout), acc);
   }
 }
 
@@ -457,7 +487,8 @@ inline constexpr int kLineBytes = 8192;  // one staging buffer of ordered_lines
 // memory instead of a global load's latency, for lines too few or too long for a thread each.
 // scan: out[i] = the fold up to x[i], from x[0]; else the fold starts from out's value and only
 // the result is written (an ordered reduction).
-template <class F, class T>
+// A is the fold type of a reduction (fold_t); a scan passes A = T (accumulate rounds every step).
+template <class F, class T, class A = T>
 __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, bool scan) {
   constexpr int C = sizeof(T) < kLineBytes ? static_cast<int>(kLineBytes / sizeof(T)) : 1;
   constexpr int kLoaders = kThreads - 32;
@@ -481,10 +512,10 @@ __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, boo
       }
     }
     __syncthreads();
-    T acc{};
+    A acc{};
     bool has = false;
     if (tid == 0 && !scan) {
-      acc = *reinterpret_cast<const T*>(o);
+      acc = load_acc<T, A>(o);
       has = true;
     }
     for (std::int64_t c = 0; c < chunks; ++c) {
@@ -509,16 +540,16 @@ __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, boo
         const int len = n - c * C < C ? static_cast<int>(n - c * C) : C;
         int i = 0;
         if (!has) {
-          acc = cur[0];
+          acc = as<A>(cur[0]);
           has = true;
           i = 1;
         }
         if (scan) {  // cur[0] of the first chunk is x[0], which is out[0]
 #pragma unroll 4
-          for (; i < len; ++i) cur[i] = acc = f(acc, cur[i]);
+          for (; i < len; ++i) cur[i] = as<T>(acc = f(acc, as<A>(cur[i])));
         } else {
 #pragma unroll 4
-          for (; i < len; ++i) acc = f(acc, cur[i]);
+          for (; i < len; ++i) acc = f(acc, as<A>(cur[i]));
         }
       }
       __syncthreads();
@@ -531,7 +562,7 @@ __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, boo
       for (int i = loader; i < len; i += kLoaders)
         *reinterpret_cast<T*>(oc + i * p.out_step) = buf[i];
     }
-    if (!scan && tid == 0) *reinterpret_cast<T*>(o) = acc;
+    if (!scan && tid == 0) *reinterpret_cast<T*>(o) = as<T>(acc);
     __syncthreads();  // the buffers are refilled for the next line
   }
 }
@@ -549,9 +580,9 @@ inline bool lines_by_block(const LineParams& p) {
   return innermost || p.lines < 8192;
 }
 
-template <class F, class T>
+template <class F, class T, class A = T>
 void ordered_lines_launch(const F& f, const LineParams& p, bool scan, cudaStream_t stream) {
-  constexpr auto kernel = &ordered_lines<F, T>;
+  constexpr auto kernel = &ordered_lines<F, T, A>;
   kernel<<<grid_for<kernel>(p.lines * kThreads), kThreads, 0, stream>>>(f, p, scan);
   check_launch(scan ? "accumulate kernel launch" : "ordered reduction kernel launch");
 }
@@ -559,8 +590,9 @@ void ordered_lines_launch(const F& f, const LineParams& p, bool scan, cudaStream
 // The loop of a non-reorderable op: every call folds in order.
 template <class F, class T>
 void red_ordered_launch(const ReduceCall& c, const void* data) {
+  using A = fold_t<F, T>;
   const F& f = *static_cast<const F*>(data);
-  RedParams<T> p{};
+  RedParams<A> p{};
   if (!red_geometry(c, p)) return;
   if (p.nr == 1) {  // one reduced dim (always, from the core): lines of it
     LineParams l{};
@@ -575,7 +607,9 @@ void red_ordered_launch(const ReduceCall& c, const void* data) {
     l.lines = p.M;
     l.n = p.L;
     l.x_step = p.rx[0];
-    if (lines_by_block(l)) return ordered_lines_launch<F, T>(f, l, false, stream_of(c.stream));
+    if (lines_by_block(l)) {
+      return ordered_lines_launch<F, T, A>(f, l, false, stream_of(c.stream));
+    }
   }
   p.S = 1;
   p.seglen = p.L;
@@ -590,8 +624,9 @@ void red_ordered_launch(const ReduceCall& c, const void* data) {
 template <class F, class T>
 void red_launch(const ReduceCall& c, const void* data) {
   if (c.ordered) return red_ordered_launch<F, T>(c, data);
+  using A = fold_t<F, T>;
   const F& f = *static_cast<const F*>(data);
-  RedParams<T> p{};
+  RedParams<A> p{};
   if (!red_geometry(c, p)) return;
   const StridedIter& it = c.iter;
   const int nd = static_cast<int>(it.shape.size());
@@ -626,9 +661,9 @@ void red_launch(const ReduceCall& c, const void* data) {
   p.S = ceil_div(p.L, p.seglen);
   if (p.S > 1) {
     void* tmp = nullptr;
-    check(cudaMallocAsync(&tmp, static_cast<std::size_t>(p.M * p.S) * sizeof(T), stream),
+    check(cudaMallocAsync(&tmp, static_cast<std::size_t>(p.M * p.S) * sizeof(A), stream),
           "cudaMallocAsync (reduction partials)");
-    p.partial = static_cast<T*>(tmp);
+    p.partial = static_cast<A*>(tmp);
   }
   if (full) {
     if constexpr (V > 1) {
