@@ -77,6 +77,12 @@ std::string inputs_str(std::span<const DType> in) {
 
 }  // namespace
 
+// logical_and/or/xor called with inputs of different dtypes.
+static bool mixed_logical(const OpDesc& op, std::span<const DType> in) {
+  return op.kind == OpKind::ufunc && in.size() == 2 && in[0] != in[1] &&
+         (op.name == "logical_and" || op.name == "logical_or" || op.name == "logical_xor");
+}
+
 int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   const int fam = static_cast<int>(r.family);
   if (!op.has_family(r.family)) {
@@ -126,6 +132,17 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   const bool forced = r.dtype.has_value() || exact.has_value();
   const Casting in_cast = forced || r.casting < Casting::safe ? r.casting : Casting::safe;
   int found = -1;
+  // NumPy 2's logical_and/or/xor take inputs of two different dtypes for their truth, through the
+  // bool loop, under any casting rule (its logical promoter): np.logical_and(int8, float64,
+  // casting='no') is answered. dtype= or signature= still resolve as for any ufunc.
+  if (!forced && mixed_logical(op, std::span<const DType>(in, r.inputs.size()))) {
+    for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
+      const Loop& l = op.loops[li];
+      bool all_bool = l.impl[fam].present() && l.sig.inputs.size() == r.inputs.size();
+      for (DType t : l.sig.inputs) all_bool = all_bool && t == DType::bool_;
+      if (all_bool) found = li;
+    }
+  }
   for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
     const Loop& l = op.loops[li];
     if (!l.impl[fam].present()) continue;

@@ -59,6 +59,28 @@ int resolve(const OpDesc& op, const Req& q) {
 
 constexpr DType f32 = DType::float32, f64 = DType::float64, i8 = DType::int8, i32 = DType::int32;
 
+// logical_and/or/xor: NumPy 2 takes two different input dtypes for their truth through the bool
+// loop whatever the casting rule; equal dtypes keep their own loop, dtype= resolves as usual.
+TEST(Resolution, MixedLogicalInputsTakeTheBoolLoopUnderAnyCasting) {
+  OpDesc d = make_op(
+      {"bool(bool,bool)", "bool(int8,int8)", "bool(float32,float32)", "bool(float64,float64)"});
+  d.kind = OpKind::ufunc;
+  for (const char* name : {"logical_and", "logical_or", "logical_xor"}) {
+    d.name = name;
+    d.cache = std::make_shared<OpDesc::Cache>();
+    for (Casting c : {Casting::no, Casting::equiv, Casting::safe, Casting::same_kind}) {
+      EXPECT_EQ(resolve(d, {{i8, f64}, {}, {}, {}, c}), 0) << name;
+      EXPECT_EQ(resolve(d, {{f32, f64}, {}, {}, {}, c}), 0) << name;
+    }
+    EXPECT_EQ(resolve(d, {{i8, i8}, {}, {}, {}, Casting::no}), 1) << name;
+    EXPECT_EQ(resolve(d, {{f32, f32}, {}, {}, {}, Casting::no}), 2) << name;
+  }
+  d.name = "f";  // any other op: mixed dtypes resolve by safe casts, and casting='no' refuses
+  d.cache = std::make_shared<OpDesc::Cache>();
+  EXPECT_EQ(resolve(d, {{f32, f64}}), 3);
+  EXPECT_THROW(resolve(d, {{i8, f64}, {}, {}, {}, Casting::no}), TypeError);
+}
+
 TEST(Resolution, Int32InputsPickTheFloat64Loop) { EXPECT_EQ(resolve(float_op(), {{i32, i32}}), 1); }
 
 TEST(Resolution, Int8AndInt16InputsPickTheFloat32Loop) {
