@@ -14,8 +14,9 @@
 #include <cmath>
 #include <cstddef>
 #include <utility>
-#if defined(__AVX512F__) && !defined(__CUDACC__)
-#include <immintrin.h>  // float <-> double conversions of 512-bit registers
+#include <type_traits>
+#if (defined(__AVX512F__) || defined(__FMA__)) && !defined(__CUDACC__)
+#include <immintrin.h>  // fused multiply-adds; float <-> double conversions of 512-bit registers
 #endif
 
 namespace loom::math::detail::trig {
@@ -35,11 +36,21 @@ inline constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1, kOneOverPi = 0x1.45f3
 inline constexpr double kRound = 0x1.8p52;  // (t + kRound) - kRound: t rounded, +0 for t = -0
 
 // a*b + c, rounded once where the target has FMA: xsimd 8.1's fma on AVX-512 is a multiply and an
-// add. GCC turns the loop into one vfmadd.
+// add. The intrinsics, not a loop over the lanes: GCC vectorizes such a loop at its preferred
+// width, 256 bits for -march=icelake-server and the like, and split every 512-bit fma into
+// halves, shuffles and spills (float32 sin was 3.5x slower with AVX-512 than with AVX2).
 template <class B>
 [[gnu::always_inline]] inline B fmadd(B a, B b, B c) {
 #if defined(__FMA__)
   using V = typename B::register_type;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<V, __m512d>) return B(_mm512_fmadd_pd(a, b, c));
+  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_fmadd_ps(a, b, c));
+#endif
+  if constexpr (std::is_same_v<V, __m256d>) return B(_mm256_fmadd_pd(a, b, c));
+  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_fmadd_ps(a, b, c));
+  if constexpr (std::is_same_v<V, __m128d>) return B(_mm_fmadd_pd(a, b, c));
+  if constexpr (std::is_same_v<V, __m128>) return B(_mm_fmadd_ps(a, b, c));
   const V va = a, vb = b, vc = c;
   V r;
   for (std::size_t i = 0; i < B::size; ++i) r[i] = std::fma(va[i], vb[i], vc[i]);
