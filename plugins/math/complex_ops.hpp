@@ -8,7 +8,7 @@
 // written out here rather than taken from the complex type's operators, which recover C99's
 // infinities and scale where NumPy does not; exp, log, sqrt, pow's general case and the
 // trigonometric and hyperbolic functions are the C library's (glibc's cexp ... catanh on the host,
-// as NumPy calls them; libcu++'s on the GPU); exp2, log2, log10, expm1, log1p and pow's integer
+// as NumPy calls them; Thrust's on the GPU); exp2, log2, log10, expm1, log1p and pow's integer
 // powers are NumPy's formulas over real functions. docs/catalogue.md, "Complex loops".
 #pragma once
 #include <cmath>
@@ -19,6 +19,8 @@
 #include "half.hpp"
 #include "loom/hd.hpp"
 #if defined(__CUDACC__)
+#include <thrust/complex.h>
+
 #include <cuda/std/complex>
 #endif
 
@@ -244,8 +246,21 @@ struct CReciprocal {
   }
 };
 
-// The C library's complex functions (C99 Annex G special values): glibc's on the host, libcu++'s
-// on the GPU (found by argument-dependent lookup on cuda::std::complex).
+// The C library's complex functions (C99 Annex G special values): glibc's on the host, as NumPy
+// calls them; on the GPU Thrust's (FreeBSD msun's algorithms, as CuPy calls them), which keep
+// Annex G's special values and Kahan's tanh near its poles where libcu++'s do not (measured:
+// docs/catalogue.md, "Complex loops").
+#if defined(__CUDACC__)
+#define LOOM_MATH_C99(Name, fn)                                                        \
+  struct Name {                                                                        \
+    template <class Z>                                                                 \
+    LOOM_HD Z operator()(Z z) const {                                                  \
+      using R = cplx::real_t<Z>;                                                       \
+      const thrust::complex<R> r = thrust::fn(thrust::complex<R>(z.real(), z.imag())); \
+      return Z(r.real(), r.imag());                                                    \
+    }                                                                                  \
+  };
+#else
 #define LOOM_MATH_C99(Name, fn)       \
   struct Name {                       \
     template <class Z>                \
@@ -254,6 +269,7 @@ struct CReciprocal {
       return fn(z);                   \
     }                                 \
   };
+#endif
 LOOM_MATH_C99(CSqrt, sqrt)
 LOOM_MATH_C99(CExp, exp)
 LOOM_MATH_C99(CLog, log)
@@ -348,8 +364,13 @@ struct CPower {
       }
       return br < 0 ? cplx::div(Z(R(1), R(0)), acc) : acc;
     }
+#if defined(__CUDACC__)
+    const auto r = thrust::pow(thrust::complex<R>(ar, ai), thrust::complex<R>(br, bi));
+    return Z(r.real(), r.imag());
+#else
     using std::pow;
     return pow(a, b);
+#endif
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <random>
 #include <string>
@@ -121,6 +122,21 @@ inline void run_elementwise(loom::Backend* b, const loom::Loop& l, const std::ve
 inline ::testing::AssertionResult close(const Array& got, const Array& want, double rtol) {
   if (got.dtype() != want.dtype() || got.shape() != want.shape()) {
     return ::testing::AssertionFailure() << got.str() << " vs " << want.str();
+  }
+  if (loom::kind(got.dtype()) == loom::Kind::complex) {  // both parts, relative to the larger
+    const auto g = got.to_vector<std::complex<double>>(),
+               w = want.to_vector<std::complex<double>>();
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      const bool nan_g = std::isnan(g[i].real()) || std::isnan(g[i].imag());
+      const bool nan_w = std::isnan(w[i].real()) || std::isnan(w[i].imag());
+      if (nan_g && nan_w) continue;
+      const double tol = rtol * std::max({std::abs(g[i]), std::abs(w[i]), 1.0});
+      if (!(std::abs(g[i] - w[i]) <= tol) && !(g[i] == w[i])) {
+        return ::testing::AssertionFailure() << "element " << i << ": " << g[i] << " vs " << w[i]
+                                             << " (" << got.str() << ")";
+      }
+    }
+    return ::testing::AssertionSuccess();
   }
   const auto g = got.to_vector<double>(), w = want.to_vector<double>();
   const bool fl = loom::kind(got.dtype()) == loom::Kind::floating;
