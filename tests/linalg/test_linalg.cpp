@@ -1,0 +1,364 @@
+// plugins/linalg against closed forms computed in long double (a @ solve(a, b) = b, inv(a) @ a =
+// I, L L^H = a, V diag(w) V^H = a, Q R = a, ...) on batches of random well-conditioned matrices,
+// every dtype, every host target; broadcast batch dims, transposed and strided views; the
+// singular instances (NaN, as NumPy's gufuncs; 0 and -inf for det and slogdet).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "loom/loom.hpp"
+
+namespace {
+
+using loom::Array;
+using loom::DType;
+using loom::Shape;
+using C = std::complex<long double>;
+
+loom::Runtime& runtime() {
+  static loom::Runtime rt;
+  return rt;
+}
+
+std::optional<std::string> unavailable(const std::string& target) {
+  for (const auto& t : runtime().targets())
+    if (t.target == target) return t.available ? std::nullopt : std::optional(t.reason);
+  return "no backend for target '" + target + "'";
+}
+
+bool is_cx(DType t) { return t == DType::complex64 || t == DType::complex128; }
+long double eps(DType t) {
+  return (t == DType::float32 || t == DType::complex64) ? 0x1p-23L : 0x1p-52L;
+}
+DType real_of(DType t) {
+  return t == DType::complex64 ? DType::float32 : t == DType::complex128 ? DType::float64 : t;
+}
+
+// Values of an array in C order as complex long double.
+std::vector<C> vals(const Array& a) {
+  if (!is_cx(a.dtype())) {
+    const auto v = a.to_vector<double>();
+    return {v.begin(), v.end()};
+  }
+  const auto v = a.to_vector<std::complex<double>>();
+  std::vector<C> out;
+  for (auto z : v) out.emplace_back(z.real(), z.imag());
+  return out;
+}
+
+Array make(const std::vector<C>& v, const Shape& s, DType t) {
+  std::vector<std::complex<double>> d;
+  for (auto z : v) d.emplace_back(static_cast<double>(z.real()), static_cast<double>(z.imag()));
+  Array a = loom::from_vector(d, s);
+  return is_cx(t) ? a.astype(t) : a.astype(DType::float64).astype(t);
+}
+
+// batch matrices n x m: random in [-1, 1) (imaginary parts for complex), plus `diag` on the
+// diagonal (well conditioned when diag ~ n), or Hermitian positive definite (B B^H + n I).
+Array matrices(std::mt19937& g, int batch, int n, int m, DType t, double diag, bool hpd = false) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<C> v(static_cast<std::size_t>(batch) * n * m);
+  for (auto& z : v) z = C(u(g), is_cx(t) ? u(g) : 0.0);
+  if (hpd) {
+    std::vector<C> h(v.size());
+    for (int b = 0; b < batch; ++b)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          C s = i == j ? C(n) : C(0);
+          for (int k = 0; k < n; ++k)
+            s += v[(b * n + i) * m + k] * std::conj(v[(b * n + j) * m + k]);
+          h[(b * n + i) * n + j] = s;
+        }
+    v = h;
+  } else {
+    for (int b = 0; b < batch; ++b)
+      for (int i = 0; i < std::min(n, m); ++i) v[(b * n + i) * m + i] += diag;
+  }
+  // Rounded to the dtype first, so that the long double checks see the matrix the loop saw.
+  return make(vals(make(v, {batch, n, m}, t)), {batch, n, m}, t);
+}
+
+// Product of an n x k and a k x m block of a flat batch entry.
+std::vector<C> matmul(const C* a, const C* b, int n, int k, int m, bool conj_b_t = false) {
+  std::vector<C> c(static_cast<std::size_t>(n) * m);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      C s = 0;
+      for (int l = 0; l < k; ++l)
+        s += a[i * k + l] * (conj_b_t ? std::conj(b[j * k + l]) : b[l * m + j]);
+      c[i * m + j] = s;
+    }
+  return c;
+}
+
+long double maxabs(const std::vector<C>& v, std::size_t off = 0, std::size_t n = 0) {
+  long double m = 0;
+  const std::size_t end = n ? off + n : v.size();
+  for (std::size_t i = off; i < end; ++i) m = std::max(m, std::abs(v[i]));
+  return m;
+}
+
+// The determinant in long double by Gaussian elimination with partial pivoting.
+C det_ref(std::vector<C> a, int n) {
+  C d = 1;
+  for (int c = 0; c < n; ++c) {
+    int p = c;
+    for (int r = c + 1; r < n; ++r)
+      if (std::abs(a[r * n + c]) > std::abs(a[p * n + c])) p = r;
+    if (a[p * n + c] == C(0)) return 0;
+    if (p != c) {
+      for (int j = 0; j < n; ++j) std::swap(a[p * n + j], a[c * n + j]);
+      d = -d;
+    }
+    d *= a[c * n + c];
+    for (int r = c + 1; r < n; ++r) {
+      const C f = a[r * n + c] / a[c * n + c];
+      for (int j = c; j < n; ++j) a[r * n + j] -= f * a[c * n + j];
+    }
+  }
+  return d;
+}
+
+class Linalg : public ::testing::TestWithParam<std::tuple<std::string, DType>> {
+ protected:
+  void SetUp() override {
+    if (auto why = unavailable(target())) GTEST_SKIP() << *why;
+  }
+  std::string target() const { return std::get<0>(GetParam()); }
+  DType dt() const { return std::get<1>(GetParam()); }
+  std::vector<Array> call(const std::string& op, std::vector<Array> in,
+                          std::vector<Array> out = {}) {
+    return runtime().ufunc(op).call(in, {.target = target(), .out = std::move(out)});
+  }
+  // tolerance for a quantity of size `scale` built from n-term sums
+  long double tol(int n, long double scale = 1) const { return 64 * (n + 1) * eps(dt()) * scale; }
+};
+
+const int kSizes[] = {1, 2, 3, 4, 5, 8, 17};
+
+TEST_P(Linalg, DetMatchesLongDoubleElimination) {
+  std::mt19937 g(1);
+  for (int n : kSizes) {
+    const Array a = matrices(g, 6, n, n, dt(), 0.5);
+    const auto r = call("det", {a})[0];
+    ASSERT_EQ(r.dtype(), dt());
+    ASSERT_EQ(r.shape(), (Shape{6}));
+    const auto av = vals(a), rv = vals(r);
+    for (int b = 0; b < 6; ++b) {
+      const C want = det_ref({av.begin() + b * n * n, av.begin() + (b + 1) * n * n}, n);
+      // |error| relative to the product of row norms (Hadamard's bound on |det|)
+      long double h = 1;
+      for (int i = 0; i < n; ++i) {
+        long double s = 0;
+        for (int j = 0; j < n; ++j) s += std::norm(av[b * n * n + i * n + j]);
+        h *= std::sqrt(s);
+      }
+      EXPECT_LE(std::abs(rv[b] - want), tol(n, h)) << "n " << n << " instance " << b;
+    }
+  }
+}
+
+TEST_P(Linalg, SlogdetAgreesWithDet) {
+  std::mt19937 g(2);
+  for (int n : kSizes) {
+    const Array a = matrices(g, 5, n, n, dt(), 0.5);
+    const auto r = call("slogdet", {a});
+    ASSERT_EQ(r[0].dtype(), dt());
+    ASSERT_EQ(r[1].dtype(), real_of(dt()));
+    const auto av = vals(a), s = vals(r[0]), l = vals(r[1]);
+    for (int b = 0; b < 5; ++b) {
+      const C want = det_ref({av.begin() + b * n * n, av.begin() + (b + 1) * n * n}, n);
+      EXPECT_LE(std::abs(s[b] - want / std::abs(want)), tol(n)) << "sign, n " << n;
+      EXPECT_LE(std::abs(l[b].real() - std::log(std::abs(want))), tol(n, n)) << "log, n " << n;
+    }
+  }
+}
+
+TEST_P(Linalg, InvTimesATheIdentity) {
+  std::mt19937 g(3);
+  for (int n : kSizes) {
+    const Array a = matrices(g, 6, n, n, dt(), n);
+    const auto r = call("inv", {a})[0];
+    ASSERT_EQ(r.shape(), a.shape());
+    const auto av = vals(a), iv = vals(r);
+    for (int b = 0; b < 6; ++b) {
+      const auto p = matmul(&iv[b * n * n], &av[b * n * n], n, n, n);
+      for (int i = 0; i < n * n; ++i)
+        EXPECT_LE(std::abs(p[i] - C(i % (n + 1) == 0 ? 1 : 0)), tol(n)) << "n " << n;
+    }
+  }
+}
+
+TEST_P(Linalg, SolveResidualsAndBroadcastBatches) {
+  std::mt19937 g(4);
+  for (int n : kSizes) {
+    const int k = 3;
+    // a (2,1,n,n) and b (3,n,k) broadcast to (2,3,n,k)
+    const Array a = matrices(g, 2, n, n, dt(), n).reshape({2, 1, n, n});
+    const Array b = matrices(g, 3, n, k, dt(), 0);
+    const auto x = call("solve", {a, b})[0];
+    ASSERT_EQ(x.shape(), (Shape{2, 3, n, k}));
+    const auto av = vals(a), bv = vals(b), xv = vals(x);
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const auto ax = matmul(&av[i * n * n], &xv[(i * 3 + j) * n * k], n, n, k);
+        for (int e = 0; e < n * k; ++e)
+          EXPECT_LE(std::abs(ax[e] - bv[j * n * k + e]), tol(n, n)) << "n " << n;
+      }
+    const Array v = matrices(g, 2, 1, n, dt(), 0).reshape({2, n});
+    const auto x1 = call("solve1", {a.reshape({2, n, n}), v})[0];
+    ASSERT_EQ(x1.shape(), (Shape{2, n}));
+    const auto x1v = vals(x1), vv = vals(v);
+    for (int i = 0; i < 2; ++i) {
+      const auto ax = matmul(&av[i * n * n], &x1v[i * n], n, n, 1);
+      for (int e = 0; e < n; ++e) EXPECT_LE(std::abs(ax[e] - vv[i * n + e]), tol(n, n));
+    }
+  }
+}
+
+TEST_P(Linalg, TransposedAndStridedViewsGiveTheContiguousBits) {
+  std::mt19937 g(5);
+  const int n = 5;
+  const Array base = matrices(g, 8, n, n, dt(), n);
+  const int axes[] = {0, 2, 1};
+  const Array t = base.transpose(axes), every_other = base.slice(0, 0, 8, 2);
+  for (const std::string op : {"det", "inv", "cholesky", "eigvalsh", "slogdet"}) {
+    for (const Array& view : {t, every_other}) {
+      const auto got = call(op, {view});
+      const auto want = call(op, {view.copy()});
+      for (std::size_t j = 0; j < got.size(); ++j) {
+        const auto gv = vals(got[j]), wv = vals(want[j]);
+        ASSERT_EQ(gv.size(), wv.size());
+        for (std::size_t i = 0; i < gv.size(); ++i)
+          EXPECT_TRUE(gv[i] == wv[i] || (std::isnan(gv[i].real()) && std::isnan(wv[i].real())))
+              << op << " element " << i;
+      }
+    }
+  }
+}
+
+TEST_P(Linalg, CholeskyLowerFactor) {
+  std::mt19937 g(6);
+  for (int n : kSizes) {
+    const Array a = matrices(g, 4, n, n, dt(), 0, /*hpd=*/true);
+    const auto l = call("cholesky", {a})[0];
+    const auto av = vals(a), lv = vals(l);
+    for (int b = 0; b < 4; ++b) {
+      const C* L = &lv[b * n * n];
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) EXPECT_EQ(L[i * n + j], C(0));
+      const auto p = matmul(L, L, n, n, n, /*conj_b_t=*/true);
+      for (int e = 0; e < n * n; ++e)
+        EXPECT_LE(std::abs(p[e] - av[b * n * n + e]), tol(n, maxabs(av))) << "n " << n;
+    }
+  }
+}
+
+TEST_P(Linalg, EighReconstructsTheMatrix) {
+  std::mt19937 g(7);
+  for (int n : kSizes) {
+    const Array a = matrices(g, 3, n, n, dt(), 0, /*hpd=*/true);
+    const auto r = call("eigh", {a});
+    ASSERT_EQ(r[0].dtype(), real_of(dt()));
+    const auto av = vals(a), w = vals(r[0]), v = vals(r[1]), w2 = vals(call("eigvalsh", {a})[0]);
+    for (int b = 0; b < 3; ++b) {
+      for (int i = 0; i + 1 < n; ++i) EXPECT_LE(w[b * n + i].real(), w[b * n + i + 1].real());
+      std::vector<C> vd(n * n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) vd[i * n + j] = v[b * n * n + i * n + j] * w[b * n + j];
+      const auto p = matmul(vd.data(), &v[b * n * n], n, n, n, true);
+      for (int e = 0; e < n * n; ++e)
+        EXPECT_LE(std::abs(p[e] - av[b * n * n + e]), tol(n, maxabs(av))) << "n " << n;
+      for (int i = 0; i < n; ++i)
+        EXPECT_LE(std::abs(w2[b * n + i] - w[b * n + i]), tol(n, maxabs(av)));
+    }
+  }
+}
+
+TEST_P(Linalg, QrAndSvdvalsWithOutputsOfMinMN) {
+  std::mt19937 g(8);
+  for (auto [m, n] : {std::pair{5, 3}, {3, 5}, {4, 4}, {1, 6}}) {
+    const int k = std::min(m, n);
+    const Array a = matrices(g, 3, m, n, dt(), 1);
+    Array q = loom::empty({3, m, k}, dt()), r = loom::empty({3, k, n}, dt());
+    call("qr", {a}, {q, r});
+    const auto av = vals(a), qv = vals(q), rv = vals(r);
+    for (int b = 0; b < 3; ++b) {
+      const auto p = matmul(&qv[b * m * k], &rv[b * k * n], m, k, n);
+      for (int e = 0; e < m * n; ++e) EXPECT_LE(std::abs(p[e] - av[b * m * n + e]), tol(m, 2));
+      for (int i = 0; i < k; ++i)
+        for (int j = 0; j < i && j < n; ++j) EXPECT_EQ(rv[b * k * n + i * n + j], C(0));
+    }
+    Array s = loom::empty({3, k}, real_of(dt()));
+    call("svdvals", {a}, {s});
+    const auto sv = vals(s);
+    for (int b = 0; b < 3; ++b) {  // sum of s^2 = |a|_F^2; descending
+      long double f = 0, ss = 0;
+      for (int e = 0; e < m * n; ++e) f += std::norm(av[b * m * n + e]);
+      for (int i = 0; i < k; ++i) ss += std::norm(sv[b * k + i]);
+      EXPECT_LE(std::abs(f - ss), tol(m + n, f));
+      for (int i = 0; i + 1 < k; ++i) EXPECT_GE(sv[b * k + i].real(), sv[b * k + i + 1].real());
+    }
+  }
+}
+
+TEST_P(Linalg, NormVecdotCross) {
+  std::mt19937 g(9);
+  const Array x = matrices(g, 4, 1, 3, dt(), 0).reshape({4, 3});
+  const Array y = matrices(g, 4, 1, 3, dt(), 0).reshape({4, 3});
+  const auto xv = vals(x), yv = vals(y);
+  const auto nv = vals(call("norm", {x})[0]), dv = vals(call("vecdot", {x, y})[0]),
+             cv = vals(call("cross", {x, y})[0]);
+  for (int b = 0; b < 4; ++b) {
+    const C* a = &xv[b * 3];
+    const C* c = &yv[b * 3];
+    long double n2 = 0;
+    C d = 0;
+    for (int i = 0; i < 3; ++i) n2 += std::norm(a[i]), d += std::conj(a[i]) * c[i];
+    EXPECT_LE(std::abs(nv[b] - std::sqrt(n2)), tol(3));
+    EXPECT_LE(std::abs(dv[b] - d), tol(3));
+    const C want[] = {a[1] * c[2] - a[2] * c[1], a[2] * c[0] - a[0] * c[2],
+                      a[0] * c[1] - a[1] * c[0]};
+    for (int i = 0; i < 3; ++i) EXPECT_LE(std::abs(cv[b * 3 + i] - want[i]), tol(2));
+  }
+}
+
+TEST_P(Linalg, SingularInstancesAsNumPysGufuncs) {
+  // instance 0 singular, instance 1 the identity
+  const int n = 3;
+  std::vector<C> v(2 * n * n, 0);
+  for (int i = 0; i < n; ++i) v[n * n + i * n + i] = 1;
+  v[0] = 1;  // rank 1
+  const Array a = make(v, {2, n, n}, dt());
+  const auto det = vals(call("det", {a})[0]);
+  EXPECT_EQ(det[0], C(0));
+  EXPECT_EQ(det[1], C(1));
+  const auto sl = call("slogdet", {a});
+  EXPECT_EQ(vals(sl[0])[0], C(0));
+  EXPECT_EQ(vals(sl[1])[0].real(), -INFINITY);
+  for (const std::string op : {"inv", "cholesky"}) {
+    const auto r = vals(call(op, {a})[0]);
+    for (int e = 0; e < n * n; ++e) {
+      EXPECT_TRUE(std::isnan(r[e].real())) << op << " element " << e;
+      EXPECT_EQ(r[n * n + e], C(e % (n + 1) == 0 ? 1 : 0)) << op;
+    }
+  }
+  const auto x = vals(call("solve1", {a, make(std::vector<C>(2 * n, 1), {2, n}, dt())})[0]);
+  for (int e = 0; e < n; ++e) EXPECT_TRUE(std::isnan(x[e].real()));
+}
+
+const DType kTypes[] = {DType::float32, DType::float64, DType::complex64, DType::complex128};
+INSTANTIATE_TEST_SUITE_P(Host, Linalg,
+                         ::testing::Combine(::testing::Values("cpu", "parallel"),
+                                            ::testing::ValuesIn(kTypes)),
+                         [](const auto& i) {
+                           return std::get<0>(i.param) + "_" +
+                                  std::string(loom::name(std::get<1>(i.param)));
+                         });
+
+}  // namespace
