@@ -314,6 +314,15 @@ TEST(GufuncScalars, RankZeroViewArgumentsAndWeakLiterals) {
     EXPECT_EQ(rt().gufunc("app_scale_by")(2.0, iota({2, 3}), {.target = t}).to_vector<double>(),
               rt().ufunc("multiply")(2.0, iota({2, 3}), {.target = t}).to_vector<double>());
   }
+  // A ufunc with only an int32 loop takes weak literals the same way; add(2, 3) keeps int64.
+  Runtime r;
+  r.define("test_weak", [](Registrar& reg) {
+    def::ufunc<define_test::Plus, std::int32_t(std::int32_t, std::int32_t)>(reg, "plus32", "x + y");
+  });
+  const Array p = r.ufunc("plus32")(10, 20);
+  EXPECT_EQ(p.dtype(), DType::int32);
+  EXPECT_EQ(p.item<std::int32_t>(), 30);
+  EXPECT_EQ(r.ufunc("add")(2, 3).dtype(), DType::int64);
   // A typed int64 scalar is strong: no safe cast to int32 (NumPy's rule for np.int64(10)).
   expect_has(error_of<TypeError>([&] { rt().gufunc("app_twice")(std::int64_t{10}); }),
              {"has no loop for input dtypes (int64)"});
