@@ -167,6 +167,14 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
       slots.push_back({plan.loop_view(arg, fresh.back()), {}});
       continue;
     }
+    if (!o.out.empty() && views[arg].shape() != full) {
+      // Reported in the caller's layout where the ranks allow, with the shapes the caller knows.
+      const bool same_rank = views[arg].ndim() == static_cast<int>(full.size());
+      const Shape want = same_rank ? plan.caller_shape(arg, full) : full;
+      throw ShapeError(who(op) + ": out= array " + std::to_string(k) + " has shape " +
+                       shape_str(o.out[k].shape()) + " but the result has shape " +
+                       shape_str(want));
+    }
     fresh.push_back(Array());
     slots.push_back(detail::make_out_slot(t, op, k, loop.sig.outputs[k], full,
                                           o.out.empty() ? nullptr : &views[arg], o.casting, false));

@@ -173,6 +173,14 @@ TEST(GufuncAxes, Errors) {
                dot({.axes = {{0}, {0}}, .axis = 0});
              }),
              {"give axes= or axis=, not both"});
+  // out= of the wrong shape is reported in the caller's layout, not the loop's.
+  Array mo = zeros({1, 4, 2});
+  expect_has(error_of<ShapeError>([&] {
+               rt().gufunc("matmul")(iota({6, 2, 3}), iota({3, 4}),
+                                     {.out = {mo}, .axes = {{1, 2}, {0, 1}, {2, 1}}});
+             }),
+             {"gufunc 'matmul': out= array 0 has shape (1, 4, 2) but the result has shape (6, 4, "
+              "2)"});
   EXPECT_EQ(a.to_vector<double>(), before);
 }
 
