@@ -57,13 +57,6 @@ class LayoutReader {
     throw ParseError(msg + " at position " + std::to_string(at) + " in layout '" + std::string(s_) +
                      "'" + detail);
   }
-  void check_not_flexible() const {
-    if (peek() == '?') {
-      fail_at(pos_after_space(), "flexible dimensions ('?') are not supported",
-              "; register one gufunc per variant instead");
-    }
-  }
-
   // One or more arguments separated by commas; returns how many.
   int read_args(const char* role) {
     int count = 0;
@@ -86,7 +79,6 @@ class LayoutReader {
         if (ndims > 0) take();  // the ','
         layout_.core_dim_ixs.push_back(read_dim());
         ++ndims;
-        check_not_flexible();
       } while (peek() == ',');
     }
     if (peek() != ')') fail(ndims ? "',' or ')'" : "a dimension name, a size or ')'");
@@ -94,9 +86,9 @@ class LayoutReader {
     layout_.core_num_dims.push_back(ndims);
   }
 
-  // A name or a fixed size; returns its index in dim_names, adding it on first appearance.
+  // A name or a fixed size, with an optional '?' right after it; returns its index in dim_names,
+  // adding it on first appearance.
   int read_dim() {
-    check_not_flexible();
     const char c = peek();
     if (!is_name_start(c) && !is_digit(c)) fail("a dimension name or size");
     skip_space();
@@ -118,11 +110,23 @@ class LayoutReader {
       if (size == 0) fail_at(start, "fixed dimension size must be > 0, got 0");
       key = std::to_string(size);  // canonical digits: "03" and "3" are one entry
     }
+    const std::size_t mark = pos_;
+    const bool flexible = pos_ < s_.size() && s_[pos_] == '?';
+    if (flexible) ++pos_;
     for (std::size_t i = 0; i < layout_.dim_names.size(); ++i) {
-      if (layout_.dim_names[i] == key) return static_cast<int>(i);
+      if (layout_.dim_names[i] != key) continue;
+      // NumPy's rule: a name is flexible everywhere or nowhere (drops must agree on every operand).
+      if (static_cast<bool>(layout_.dim_flexible[i]) != flexible) {
+        fail_at(mark,
+                "dimension '" + key + "' is " + (flexible ? "not " : "") +
+                    "marked '?' where it first appears but " + (flexible ? "is" : "not") + " here",
+                "; mark every use of it with '?' or none");
+      }
+      return static_cast<int>(i);
     }
     layout_.dim_names.push_back(std::move(key));
     layout_.dim_sizes.push_back(size);
+    layout_.dim_flexible.push_back(flexible ? 1 : 0);
     return static_cast<int>(layout_.dim_names.size() - 1);
   }
 
@@ -142,11 +146,20 @@ std::string Layout::str() const {
     out += '(';
     for (int d = 0; d < core_num_dims[a]; ++d) {
       if (d) out += ',';
-      out += dim_names[core_dim_ixs[core_offsets[a] + d]];
+      const int ix = core_dim_ixs[core_offsets[a] + d];
+      out += dim_names[ix];
+      if (dim_flexible[ix]) out += '?';
     }
     out += ')';
   }
   return out;
+}
+
+bool Layout::has_flexible() const {
+  for (char f : dim_flexible) {
+    if (f) return true;
+  }
+  return false;
 }
 
 }  // namespace loom

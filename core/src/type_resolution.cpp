@@ -143,22 +143,35 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
       if (all_bool) found = li;
     }
   }
-  for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
-    const Loop& l = op.loops[li];
-    if (!l.impl[fam].present()) continue;
-    if (exact && !(l.sig == *exact)) continue;
-    if (r.dtype && l.sig.outputs[0] != *r.dtype) continue;
-    bool ok = l.sig.inputs.size() == r.inputs.size() && r.inputs.size() <= kMaxIn;
-    for (std::size_t i = 0; ok && i < r.inputs.size(); ++i) {
-      if (exact) break;  // an explicit signature casts the inputs as asked (checked below)
-      ok = weak[i] ? weak_fits(in[i], l.sig.inputs[i]) ||
-                         (forced && can_cast(in[i], l.sig.inputs[i], in_cast))
-                   : can_cast(in[i], l.sig.inputs[i], in_cast);
+  auto search = [&] {
+    for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
+      const Loop& l = op.loops[li];
+      if (!l.impl[fam].present()) continue;
+      if (exact && !(l.sig == *exact)) continue;
+      if (r.dtype && l.sig.outputs[0] != *r.dtype) continue;
+      bool ok = l.sig.inputs.size() == r.inputs.size() && r.inputs.size() <= kMaxIn;
+      for (std::size_t i = 0; ok && i < r.inputs.size(); ++i) {
+        if (exact) break;  // an explicit signature casts the inputs as asked (checked below)
+        ok = weak[i] ? weak_fits(in[i], l.sig.inputs[i]) ||
+                           (forced && can_cast(in[i], l.sig.inputs[i], in_cast))
+                     : can_cast(in[i], l.sig.inputs[i], in_cast);
+      }
+      for (std::size_t i = 0; ok && exact && i < r.inputs.size(); ++i) {
+        ok = weak[i] || can_cast(in[i], l.sig.inputs[i], r.casting);
+      }
+      if (ok) found = li;
     }
-    for (std::size_t i = 0; ok && exact && i < r.inputs.size(); ++i) {
-      ok = weak[i] || can_cast(in[i], l.sig.inputs[i], r.casting);
+  };
+  search();
+  // All-weak inputs that no loop takes as NumPy's defaults (an int32-only op called with the
+  // literal 10): they stay weak, so the first loop of their kinds or higher takes them
+  // (docs/decisions.md, "Scalars are weak").
+  if (found < 0 && all_weak && !forced && r.inputs.size() <= kMaxIn) {
+    for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+      in[i] = r.inputs[i];
+      weak[i] = true;
     }
-    if (ok) found = li;
+    search();
   }
   if (found < 0) {
     std::string msg = std::string(name(op.kind)) + " '" + op.name +

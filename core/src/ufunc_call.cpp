@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "call_common.hpp"
+#include "gufunc_plan.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
@@ -109,16 +110,25 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
 detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
                            std::span<const Array> inputs, const CallOptions& o) {
   const Layout& L = *op.layout;
+  if (o.where) throw ValueError(who(op) + ": where= is not supported for gufuncs (as in NumPy)");
+  // axes=, axis=, keepdims= and dropped flexible dims become views with the layout's core dims
+  // last: the code below and every backend only see trailing core dims.
+  const detail::GufuncPlan plan =
+      detail::plan_gufunc(op, inputs, std::span<const Array>(o.out.data(), o.out.size()), o);
+  detail::Arrays views;  // the loop's view of every given operand, inputs then out= arrays
+  for (int i = 0; i < op.nin; ++i) views.push_back(plan.loop_view(i, inputs[i]));
+  for (int k = 0; k < static_cast<int>(o.out.size()); ++k) {
+    views.push_back(plan.loop_view(op.nin + k, o.out[k]));
+  }
   std::vector<std::int64_t> dims = L.dim_sizes;
+  for (std::size_t ix = 0; ix < dims.size(); ++ix) {
+    if (plan.missing[ix]) dims[ix] = 1;
+  }
   std::vector<int> bound_by(dims.size(), -1);
   std::vector<Shape> loop_shapes;
   auto bind = [&](const Array& a, int arg) {
     const int nc = L.core_num_dims[arg];
-    if (a.ndim() < nc) {
-      throw ShapeError(who(op) + " with layout " + L.str() + ": argument " + std::to_string(arg) +
-                       " has " + std::to_string(a.ndim()) + " dimension(s) but needs at least " +
-                       std::to_string(nc) + " core dimension(s)");
-    }
+    const Array& caller = arg < op.nin ? inputs[arg] : o.out[arg - op.nin];
     for (int j = 0; j < nc; ++j) {
       const int ix = L.core_dim_ixs[L.core_offsets[arg] + j];
       const std::int64_t n = a.shape()[a.ndim() - nc + j];
@@ -130,16 +140,17 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
                                                   : "from argument " + std::to_string(bound_by[ix]);
         throw ShapeError(who(op) + " with layout " + L.str() + ": core dimension '" +
                          L.dim_names[ix] + "' is " + std::to_string(dims[ix]) + " (" + from +
-                         ") but " + std::to_string(n) + " in argument " + std::to_string(arg));
+                         ") but " + std::to_string(n) + " in argument " + std::to_string(arg) +
+                         " (its axis " + std::to_string(plan.caller_axis(arg, caller.ndim(), j)) +
+                         ")");
       }
     }
     loop_shapes.emplace_back(a.shape().begin(), a.shape().end() - nc);
   };
-  for (int i = 0; i < op.nin; ++i) bind(inputs[i], i);
-  for (int k = 0; k < static_cast<int>(o.out.size()); ++k) bind(o.out[k], op.nin + k);
+  for (int a = 0; a < static_cast<int>(views.size()); ++a) bind(views[a], a);
   const Shape loop_shape = broadcast_shapes(loop_shapes);
-  if (o.where) throw ValueError(who(op) + ": where= is not supported for gufuncs (as in NumPy)");
   detail::OutSlots slots;
+  detail::Arrays fresh;  // outputs allocated here in the caller's layout (axes=, keepdims=, n?)
   for (int k = 0; k < op.nout; ++k) {
     const int arg = op.nin + k;
     Shape full = loop_shape;
@@ -151,9 +162,22 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
       }
       full.push_back(dims[ix]);
     }
+    if (o.out.empty() && plan.transforms(arg)) {
+      fresh.push_back(t.alloc(plan.caller_shape(arg, full), loop.sig.outputs[k], false));
+      slots.push_back({plan.loop_view(arg, fresh.back()), {}});
+      continue;
+    }
+    if (!o.out.empty() && views[arg].shape() != full) {
+      // Reported in the caller's layout where the ranks allow, with the shapes the caller knows.
+      const bool same_rank = views[arg].ndim() == static_cast<int>(full.size());
+      const Shape want = same_rank ? plan.caller_shape(arg, full) : full;
+      throw ShapeError(who(op) + ": out= array " + std::to_string(k) + " has shape " +
+                       shape_str(o.out[k].shape()) + " but the result has shape " +
+                       shape_str(want));
+    }
+    fresh.push_back(Array());
     slots.push_back(detail::make_out_slot(t, op, k, loop.sig.outputs[k], full,
-                                          o.out.empty() ? nullptr : &o.out[k], o.casting,
-                                          o.where.has_value()));
+                                          o.out.empty() ? nullptr : &views[arg], o.casting, false));
   }
   if (t.on_device()) {  // gufunc results are computed on the device, then copied to host outputs
     for (auto& sl : slots) {
@@ -164,7 +188,7 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
   }
   detail::Arrays ins;
   for (int i = 0; i < op.nin; ++i) {
-    ins.push_back(t.cast(inputs[i], loop.sig.inputs[i]));
+    ins.push_back(t.cast(views[i], loop.sig.inputs[i]));
     if (t.on_device()) ins.back() = t.to_device(ins.back());  // gufuncs copy host inputs whole
   }
   // A gufunc reads other elements than the one it writes: any overlap needs a copy.
@@ -192,7 +216,15 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
                                  std::span<const Shape>(outer_strides.data(), outer_strides.size()),
                                  loop_shape);
   if (shape_size(loop_shape) > 0) t.backend->run_gufunc(call, t.device);
-  return finish(t, slots, o);
+  detail::Arrays res = finish(t, slots, o);
+  for (int k = 0; k < op.nout; ++k) {  // the caller's arrays, not the loop's views of them
+    if (!o.out.empty()) {
+      res[k] = o.out[k];
+    } else if (fresh[k].valid()) {
+      res[k] = fresh[k];
+    }
+  }
+  return res;
 }
 
 }  // namespace
@@ -209,6 +241,7 @@ SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& 
   if (o.where) all.push_back(&*o.where);
   const detail::Target t = detail::pick_target(
       *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
+  if (op.kind != OpKind::gufunc) detail::refuse_gufunc_options(op, o);
   if (o.where) detail::where_mask(*o.where, who(op));
   const Loop& loop = detail::pick_loop(op, t.family, inputs, o.dtype, o.signature, o.casting);
   return op.kind == OpKind::gufunc ? call_gufunc(op, t, loop, inputs, o)

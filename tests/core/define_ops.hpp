@@ -53,6 +53,39 @@ struct Dot {
   }
 };
 
+// matmul's layout (m?,n),(n,p?)->(m?,p?): a dropped m or p reaches the views with size 1, so one
+// functor serves matrix @ matrix, vector @ matrix, matrix @ vector and vector @ vector.
+struct MatmulFlex {
+  template <class T>
+  LOOM_HD void operator()(loom::View<const T, 2> a, loom::View<const T, 2> b,
+                          loom::View<T, 2> c) const {
+    for (std::int64_t i = 0; i < a.shape[0]; ++i) {
+      for (std::int64_t j = 0; j < b.shape[1]; ++j) {
+        T s = 0;
+        for (std::int64_t k = 0; k < a.shape[1]; ++k) s += a(i, k) * b(k, j);
+        c(i, j) = s;
+      }
+    }
+  }
+};
+
+// ()->() with its input taken as a rank-0 View (read as x()), int32 only: twice(10) must resolve
+// the weak literal to this loop as a ufunc call does.
+struct Twice {
+  LOOM_HD void operator()(loom::View<const std::int32_t, 0> x, std::int32_t& out) const {
+    out = 2 * x();
+  }
+};
+
+// (),(n)->(n): a scale factor as a rank-0 View beside a vector.
+struct ScaleBy {
+  template <class T>
+  LOOM_HD void operator()(loom::View<const T, 0> a, loom::View<const T, 1> x,
+                          loom::View<T, 1> out) const {
+    for (std::int64_t i = 0; i < x.shape[0]; ++i) out(i) = a() * x(i);
+  }
+};
+
 // out[i] = a * x[i] with a grid-stride loop.
 template <class T>
 struct Scale {
@@ -78,6 +111,10 @@ void define_ops(loom::Registrar& reg) {
   loom::def::ufunc<Larger, double(double, double)>(reg, "app_larger", "max(x, y)",
                                                    loom::def::reorderable);
   loom::def::gufunc<Dot, double(double, double)>(reg, "app_dot", "(n),(n)->()", "dot product");
+  loom::def::gufunc<MatmulFlex, float(float, float), double(double, double)>(
+      reg, "app_matmul", "(m?,n),(n,p?)->(m?,p?)", "matrix product, NumPy's matmul layout");
+  loom::def::gufunc<Twice, std::int32_t(std::int32_t)>(reg, "app_twice", "()->()", "2x, int32");
+  loom::def::gufunc<ScaleBy, double(double, double)>(reg, "app_scale_by", "(),(n)->(n)", "a * x");
   loom::def::reduce<Plus, std::int64_t(std::int64_t, std::int64_t), double(double, double)>(
       reg, "app_total", loom::def::identity(0), "sum of the elements");
   loom::def::kernel<Scale<float>, Scale<double>>(reg, "app_scale", "out[i] = a * x[i]");

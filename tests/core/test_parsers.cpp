@@ -177,6 +177,20 @@ TEST(LayoutParse, RoundTrips) {
   }
 }
 
+// NumPy's flexible dims (NEP 20): matmul's layout; a fixed size may be flexible too.
+TEST(LayoutParse, FlexibleDims) {
+  const Layout l = Layout::parse("(m?,n),(n,p?)->(m?,p?)");
+  EXPECT_EQ(l.dim_names, (S{"m", "n", "p"}));
+  EXPECT_EQ(l.dim_flexible, (std::vector<char>{1, 0, 1}));
+  EXPECT_EQ(l.core_dim_ixs, (std::vector<int>{0, 1, 1, 2, 0, 2}));
+  EXPECT_EQ(l.str(), "(m?,n),(n,p?)->(m?,p?)");
+  EXPECT_TRUE(l.has_flexible());
+  EXPECT_FALSE(Layout::parse("(m,n),(n,p)->(m,p)").has_flexible());
+  const Layout f = Layout::parse("(3?)->()");
+  EXPECT_EQ(f.dim_sizes, I64{3});
+  EXPECT_EQ(f.str(), "(3?)->()");
+}
+
 TEST(LayoutParse, Errors) {
   layout_error("(n),(n)", {"expected ',' or '->' at position 7"});
   layout_error("(n)-(n)", {"'->'", "position 3"});
@@ -198,8 +212,14 @@ TEST(LayoutParse, Errors) {
   layout_error("(n-1)->()", {"position 2"});
   layout_error("(0)->()", {"must be > 0", "position 1"});
   layout_error("(99999999999999999999)->()", {"too large", "position 1"});
-  layout_error("(n?)->(n)", {"flexible", "not supported", "position 2"});
-  layout_error("(n),(?)->(n)", {"flexible", "not supported", "position 5"});
+  // NumPy's rules for '?': right after the dim, on every use of its name or none.
+  layout_error("(n?)->(n)", {"dimension 'n' is marked '?' where it first appears but not here",
+                             "position 8", "mark every use of it with '?' or none"});
+  layout_error(
+      "(n),(n?)->()",
+      {"dimension 'n' is not marked '?' where it first appears but is here", "position 6"});
+  layout_error("(n),(?)->(n)", {"dimension name or size", "position 5"});
+  layout_error("(n ?)->()", {"expected ',' or ')' at position 2"});
 }
 
 }  // namespace

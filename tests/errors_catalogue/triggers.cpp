@@ -60,7 +60,7 @@ const TriggerSet general = {
      [] { rt().ufunc("add")(array({1.0}), array({2.0}), {.signature = "float64(float64"}); }},
     {"E-PARSE-SIGNATURE-DTYPE", [] { Signature::parse("float64(float64,real)"); }},
     {"E-PARSE-LAYOUT", [] { Layout::parse("(n),(n)->"); }},
-    {"E-PARSE-LAYOUT-FLEXIBLE", [] { Layout::parse("(n?),(n?)->()"); }},
+    {"E-PARSE-LAYOUT-FLEXIBLE", [] { Layout::parse("(n?),(n)->()"); }},
     {"E-PARSE-LAYOUT-FIXED-SIZE", [] { Layout::parse("(0)->()"); }},
     // TypeError
     {"E-TYPE-NOLOOP",

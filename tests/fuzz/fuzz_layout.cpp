@@ -14,7 +14,8 @@ void check_tables(const loom::Layout& l, const std::string& s) {
   const auto n = static_cast<std::size_t>(l.nargs());
   if (l.nin < 0 || l.nout < 1) fail("bad nin/nout for '" + s + "'");
   if (l.core_num_dims.size() != n || l.core_offsets.size() != n) fail("table sizes: '" + s + "'");
-  if (l.dim_names.size() != l.dim_sizes.size()) fail("dim_names/dim_sizes differ: '" + s + "'");
+  if (l.dim_names.size() != l.dim_sizes.size() || l.dim_names.size() != l.dim_flexible.size())
+    fail("dim_names/dim_sizes/dim_flexible differ: '" + s + "'");
   int off = 0;
   for (std::size_t a = 0; a < n; ++a) {
     if (l.core_offsets[a] != off || l.core_num_dims[a] < 0) fail("core_offsets: '" + s + "'");
@@ -36,8 +37,9 @@ void check_tables(const loom::Layout& l, const std::string& s) {
 
 bool same(const loom::Layout& a, const loom::Layout& b) {
   return a.nin == b.nin && a.nout == b.nout && a.dim_names == b.dim_names &&
-         a.dim_sizes == b.dim_sizes && a.core_num_dims == b.core_num_dims &&
-         a.core_offsets == b.core_offsets && a.core_dim_ixs == b.core_dim_ixs;
+         a.dim_sizes == b.dim_sizes && a.dim_flexible == b.dim_flexible &&
+         a.core_num_dims == b.core_num_dims && a.core_offsets == b.core_offsets &&
+         a.core_dim_ixs == b.core_dim_ixs;
 }
 
 }  // namespace

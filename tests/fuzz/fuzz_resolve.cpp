@@ -47,6 +47,16 @@ bool loop_fits(const loom::Loop& l, const std::vector<DType>& in, const std::vec
   return true;
 }
 
+// All-weak inputs that no loop takes as NumPy's defaults stay weak: a loop fits when each input's
+// kind is the scalar's or higher (docs/decisions.md, "Scalars are weak").
+bool weak_loop_fits(const loom::Loop& l, const std::vector<DType>& in) {
+  if (!l.impl[0].present() || l.sig.inputs.size() != in.size()) return false;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (rank(l.sig.inputs[i]) < rank(in[i])) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -116,6 +126,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       int want = -1;
       for (int li = 0; li < nloops && want < 0; ++li) {
         if (loop_fits(op.loops[li], in, weak, r.casting)) want = li;
+      }
+      if (want < 0 && std::all_of(weak.begin(), weak.end(), [](bool w) { return w; })) {
+        for (int li = 0; li < nloops && want < 0; ++li) {
+          if (weak_loop_fits(op.loops[li], in)) want = li;
+        }
       }
       if (want != got) {
         std::string ins;

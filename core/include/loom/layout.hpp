@@ -17,6 +17,10 @@ struct Layout {
   // (bound at call time) and the fixed size otherwise.
   std::vector<std::string> dim_names;
   std::vector<std::int64_t> dim_sizes;
+  // dim_flexible[i]: NumPy's flexible dimension "n?" (matmul's (m?,n),(n,p?)->(m?,p?)): an
+  // operand with too few dimensions may lack it; the call then drops it from every operand's
+  // shape and the loop sees it with size 1 (docs/plugins.md, "Optional core dimensions").
+  std::vector<char> dim_flexible;
   // core_num_dims[a]: how many core dims argument a has (0 for a scalar "()").
   // core_offsets[a]: where argument a's entries start in core_dim_ixs.
   // core_dim_ixs: for every core dim of every argument, the index into dim_names.
@@ -25,9 +29,11 @@ struct Layout {
   std::vector<int> core_dim_ixs;
 
   // Throws ParseError naming the string, the position and what was expected there. An output
-  // dimension that no input has must come from out= at call time (NumPy's rule).
+  // dimension that no input has must come from out= at call time (NumPy's rule). A '?' follows
+  // a dimension directly and marks every use of that name, as NumPy requires.
   static Layout parse(std::string_view s);
-  std::string str() const;  // canonical form "(n,m),(m)->(n)"
+  std::string str() const;  // canonical form "(n,m),(m)->(n)", "(m?,n),(n,p?)->(m?,p?)"
+  bool has_flexible() const;
   int nargs() const { return nin + nout; }
 };
 

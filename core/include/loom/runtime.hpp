@@ -38,6 +38,15 @@ struct CallOptions {
   std::string signature{};       // pick exactly this loop, "float64(float64,float64)"
   Casting casting = Casting::same_kind;
   Stream stream{};  // device targets: the stream to queue on (default: the default stream)
+  // gufuncs only (NumPy's generalized-ufunc keywords; docs/methods.md, "gufunc options"); a ufunc
+  // given any of them is a TypeError, as in NumPy.
+  // axes: where each operand's core dims are, one list per operand ({{0}, {0}, {}} for dot on
+  // axis 0); the outputs' lists may be left out when no output has core dims. Empty: not given.
+  std::vector<std::vector<int>> axes{};
+  std::optional<int> axis{};  // the one core dim of a gufunc with a single distinct core dim
+  // Keep the inputs' core dims in each output with size 1 (for gufuncs whose inputs all have the
+  // same number of core dims and whose outputs have none). Given as false still checks that.
+  std::optional<bool> keepdims{};
 };
 
 // A reduction's axis= as NumPy distinguishes it: not given (`{}`: every axis for rt.reduce, as

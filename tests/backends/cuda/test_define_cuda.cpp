@@ -127,6 +127,51 @@ TEST(DefineCuda, ReductionsAndMethodsMatchCpu) {
             rt().reduce("app_total")(xi, {.target = "cpu"}).item<std::int64_t>());
 }
 
+// The gufunc keywords are views planned in the core: cuda gets them as cpu does, on host arrays
+// (copied in and out) and on device arrays (results stay there).
+TEST(DefineCuda, GufuncAxesKeepdimsAndFlexibleDimsMatchCpu) {
+  REQUIRE_CUDA();
+  const Array a = from_vector(ints(12 * 30, 6), {12, 30}),
+              b = from_vector(ints(12 * 30, 7), {12, 30});
+  const Array da = rt().to_device(a), db = rt().to_device(b);
+  const Ufunc dot = rt().gufunc("app_dot");
+  for (const CallOptions& o :
+       {CallOptions{.axes = {{0}, {0}, {}}}, CallOptions{.axis = 0},
+        CallOptions{.axis = 0, .keepdims = true}, CallOptions{.keepdims = true}}) {
+    CallOptions c = o, g = o;
+    c.target = "cpu";
+    g.target = "cuda";
+    const Array want = dot(a, b, c);
+    const Array host = dot(a, b, g);
+    EXPECT_EQ(host.shape(), want.shape());
+    EXPECT_EQ(host.to_vector<double>(), want.to_vector<double>());
+    const Array dev = dot(da, db, g);
+    EXPECT_EQ(dev.shape(), want.shape());
+    EXPECT_EQ(rt().to_host(dev).to_vector<double>(), want.to_vector<double>());
+  }
+  // (m?,n),(n,p?)->(m?,p?): every combination of dropped dims.
+  const Array A = from_vector(ints(5 * 6, 8), {5, 6}), B = from_vector(ints(6 * 4, 9), {6, 4});
+  const Array x = from_vector(ints(6, 10)), y = from_vector(ints(6, 11));
+  const Ufunc mm = rt().gufunc("app_matmul");
+  for (const auto& [l, r] : {std::pair{A, B}, std::pair{A, x}, std::pair{x, B}, std::pair{x, y}}) {
+    const Array want = mm(l, r, {.target = "cpu"});
+    const Array got = rt().to_host(mm(rt().to_device(l), rt().to_device(r), {.target = "cuda"}));
+    EXPECT_EQ(got.shape(), want.shape());
+    EXPECT_EQ(got.to_vector<double>(), want.to_vector<double>());
+  }
+}
+
+// () arguments taken as rank-0 Views run on cuda; a weak literal takes the int32-only loop.
+TEST(DefineCuda, RankZeroViewArgumentsAndWeakLiterals) {
+  REQUIRE_CUDA();
+  EXPECT_EQ(rt().gufunc("app_twice")(10, {.target = "cuda"}).item<std::int32_t>(), 20);
+  const Array v = from_vector(std::vector<std::int32_t>{1, -2, 3});
+  EXPECT_EQ(rt().gufunc("app_twice")(rt().to_device(v), {.target = "cuda"}).dtype(), DType::int32);
+  const Array x = from_vector(ints(4 * 9, 12), {4, 9});
+  EXPECT_EQ(rt().gufunc("app_scale_by")(2.0, x, {.target = "cuda"}).to_vector<double>(),
+            rt().gufunc("app_scale_by")(2.0, x, {.target = "cpu"}).to_vector<double>());
+}
+
 TEST(DefineCuda, GufuncAndKernelMatchCpu) {
   REQUIRE_CUDA();
   const Array a = from_vector(ints(64 * 100, 3), {64, 100}), b = from_vector(ints(100, 4));

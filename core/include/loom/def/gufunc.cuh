@@ -75,6 +75,11 @@ template <class T, int N>
 struct proto<View<T, N>> {
   using type = View<T, N>;
 };
+template <class P>
+struct is_view : std::false_type {};
+template <class T, int N>
+struct is_view<View<T, N>> : std::true_type {};
+
 template <class Args>
 struct protos_of;
 template <class... P>
@@ -164,7 +169,9 @@ void fill_protos(GuParams<Args>& p, const GufuncCall& c, const std::vector<int>&
       [&] {
         using D = std::remove_cvref_t<std::tuple_element_t<I, Args>>;
         constexpr int N = arg_rank<D>::value;
-        if constexpr (N > 0) {
+        // A rank-0 View (a "()" argument taken as View<T, 0>) is a view too: its proto is that
+        // View with nothing to fill, not the byte that scalars and references get.
+        if constexpr (is_view<D>::value) {
           auto& v = get<I>(p.protos);
           v.data = nullptr;
           for (int k = 0; k < N; ++k) {
