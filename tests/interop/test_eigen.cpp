@@ -92,7 +92,8 @@ TEST(EigenAsArray, TensorsInBothLayouts) {
 TEST(EigenAsArray, SharedPtrKeepsTheMatrixAlive) {
   auto m = std::make_shared<Eigen::MatrixXd>(Eigen::MatrixXd::Constant(2, 2, 3.0));
   const std::weak_ptr<Eigen::MatrixXd> w = m;
-  Array a = loom::as_array(std::move(m));
+  Array a = loom::as_array(m);  // a copy of the shared_ptr: the array and m both hold it
+  m.reset();
   EXPECT_FALSE(w.expired());
   EXPECT_EQ(a.at<double>(1, 1), 3.0);
   a = Array();

@@ -70,10 +70,9 @@ std::string type_name() {
 // Eigen object must outlive it (owning temporaries are refused at compile time; see the
 // shared_ptr overload to tie the lifetimes).
 template <class E>
-Array as_array(E&& e) {
+requires eigen_detail::Dense<std::remove_cvref_t<E>> || eigen_detail::Tensor<std::remove_cvref_t<E>>
+    Array as_array(E&& e) {
   using T = std::remove_cvref_t<E>;
-  static_assert(eigen_detail::Dense<T> || eigen_detail::Tensor<T>,
-                "as_array takes Eigen matrices, arrays, maps, refs, blocks and tensors");
   if constexpr (std::is_rvalue_reference_v<E&&> && !std::is_const_v<std::remove_reference_t<E>>) {
     static_assert(!eigen_detail::owning<T>::value,
                   "as_array of a temporary Eigen object that owns its memory would dangle: name "
