@@ -373,6 +373,13 @@ Array linspace(double start, double stop, std::int64_t num, bool endpoint, DType
 
 Array wrap(void* ptr, Shape shape, DType dtype, Shape strides, Buffer::Deleter deleter,
            Device device) {
+  // Checked here because the core cannot ask a driver whether the pointer lives on that device:
+  // a device a backend could never have must not reach one.
+  if (device.index < 0 || (device.is_host() && device.index != 0)) {
+    throw ValueError("wrap: device " + std::string(device.is_host() ? "host" : "cuda") +
+                     " with index " + std::to_string(device.index) +
+                     " does not exist (host memory has index 0, cuda:N needs N >= 0)");
+  }
   const std::size_t isz = itemsize(dtype);
   const std::int64_t nbytes = checked_nbytes(shape, isz, "wrap");
   if (strides.empty()) strides = c_strides(shape, isz);
