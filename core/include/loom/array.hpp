@@ -106,10 +106,11 @@ class Array {
   // NumPy does. One dimension may be -1.
   Array reshape(Shape shape) const;
   Array broadcast_to(const Shape& shape) const;  // read-only, as NumPy's (stride-0 dims)
-  Array copy() const;                            // C-contiguous copy on the same device
-  Array astype(DType t) const;                   // host only; always a new array
-  Array as_strong() const;                       // same view without the weak-scalar mark
-  Array as_readonly() const;                     // same view, read-only (no way back)
+  // Host arrays; a device array's copy is rt.empty_like(a) filled by rt.copy_to(a, it).
+  Array copy() const;           // C-contiguous, any dtype
+  Array astype(DType t) const;  // any dtype to any dtype (NumPy's unsafe casts); a new array
+  Array as_strong() const;      // same view without the weak-scalar mark
+  Array as_readonly() const;    // same view, read-only (no way back)
 
   // Element access for host arrays (checked): item() needs size 1; at() takes one index per axis,
   // negative ones counting from the end as NumPy's a[i, j]. at<T> needs T to be the dtype's C++
