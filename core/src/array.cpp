@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "loom/aliasing.hpp"
 #include "loom/shape_check.hpp"
 #include "loom/strided.hpp"
 
@@ -107,6 +108,58 @@ bool Array::is_c_contiguous() const {
     expect *= shape_[k];
   }
   return true;
+}
+
+bool Array::is_f_contiguous() const {
+  std::int64_t expect = static_cast<std::int64_t>(itemsize());
+  for (int k = 0; k < ndim(); ++k) {
+    if (shape_[k] == 1) continue;
+    if (shape_[k] == 0) return true;
+    if (strides_[k] != expect) return false;
+    expect *= shape_[k];
+  }
+  return true;
+}
+
+void Array::check_typed(const char* what, DType want, bool write, int nd) const {
+  // The C++ type names what the caller wrote (at<float>) in NumPy's words (float32).
+  const std::string call = std::string(what) + "<" + std::string(name(want)) +
+                           (nd >= 0 ? ", " + std::to_string(nd) : std::string()) + ">()";
+  if (want != dtype_) {
+    throw TypeError(call + " on " + str() + ": the element type must be the array's dtype " +
+                    std::string(name(dtype_)) + "; astype(" + std::string(name(want)) +
+                    ") makes a converted copy");
+  }
+  if (write && readonly_) {
+    throw ValueError(call + " on a read-only " + str() +
+                     " (a broadcast view, wrapped const memory or a view of one) would let it be "
+                     "written; ask for a const element type to read it, or use copy()");
+  }
+  if (nd >= 0 && nd != ndim()) {
+    throw ValueError(call + " on " + str() + ": the array has " + std::to_string(ndim()) +
+                     " dimension(s) and the View " + std::to_string(nd) +
+                     "; reshape the array or pick N = " + std::to_string(ndim()));
+  }
+}
+
+void Array::fill_from(const Array& value) const {
+  require_host("fill()");
+  require_writeable(*this, "fill()", "the array");
+  copy_cast(value.broadcast_to(shape_), *this);
+}
+
+void Array::fill_range_error(const std::string& value) const {
+  std::string lo, hi;
+  visit_dtype(dtype_, [&](auto z) {
+    using D = decltype(z);
+    if constexpr (std::is_integral_v<D>) {
+      lo = std::to_string(+std::numeric_limits<D>::min());
+      hi = std::to_string(+std::numeric_limits<D>::max());
+    }
+  });
+  throw ValueError("fill(" + value + ") on " + str() + ": " + value + " is out of bounds for " +
+                   std::string(name(dtype_)) + " [" + lo + ", " + hi +
+                   "]; cast it yourself if wrapping is meant (NumPy: OverflowError)");
 }
 
 std::string Array::str() const {

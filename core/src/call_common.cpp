@@ -7,12 +7,15 @@
 namespace loom::detail {
 
 Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& op,
-                   std::span<const Array* const> arrays, const Stream& stream) {
-  return pick_target(rt, target, std::string(name(op.kind)) + " '" + op.name + "'", arrays, stream);
+                   std::span<const Array* const> arrays, const Stream& stream,
+                   std::span<const std::string> labels) {
+  return pick_target(rt, target, std::string(name(op.kind)) + " '" + op.name + "'", arrays, stream,
+                     labels);
 }
 
 Target pick_target(const Runtime& rt, const std::string& target, const std::string& what,
-                   std::span<const Array* const> arrays, const Stream& stream) {
+                   std::span<const Array* const> arrays, const Stream& stream,
+                   std::span<const std::string> labels) {
   auto [backend, device] = rt.resolve_target(target);
   const std::string tname = target.empty() ? rt.default_target() : target;
   const Family fam = backend->family();
@@ -32,6 +35,19 @@ Target pick_target(const Runtime& rt, const std::string& target, const std::stri
   Target t{backend, device, fam, tname, &rt, stream, false};
   if (fam != Family::host) {
     for (const Array* a : arrays) t.device_mode = t.device_mode || !a->device().is_host();
+  }
+  if (fam != Family::host && rt.transfer_guard() == TransferGuard::disallow) {
+    // 0-d host arrays are the call's scalars (2.0 in x * 2.0): values, not data to move.
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
+      const Array& a = *arrays[i];
+      if (!a.device().is_host() || a.ndim() == 0) continue;
+      const std::string label = i < labels.size() ? labels[i] : "array " + std::to_string(i);
+      throw TransferError(what + " on target '" + tname + "': " + label + " is a host array (" +
+                          a.str() + ") that the call would copy to or from " + t.device_name() +
+                          " implicitly, and this runtime disallows implicit transfers " +
+                          "(TransferGuard::disallow, LOOM_TRANSFER_GUARD=disallow); move it " +
+                          "with Runtime::to_device first, or allow transfers");
+    }
   }
   return t;
 }

@@ -32,11 +32,14 @@ struct Target {
   void copy_where(const Array& src, const Array& dst, const Array& mask) const;
 };
 
+// `labels` name the arrays in a TransferGuard error ("argument 0", "out="); default "array i".
 Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& op,
-                   std::span<const Array* const> arrays, const Stream& stream = {});
+                   std::span<const Array* const> arrays, const Stream& stream = {},
+                   std::span<const std::string> labels = {});
 // The same for any call; `what` names it in messages ("kernel 'histogram'").
 Target pick_target(const Runtime& rt, const std::string& target, const std::string& what,
-                   std::span<const Array* const> arrays, const Stream& stream = {});
+                   std::span<const Array* const> arrays, const Stream& stream = {},
+                   std::span<const std::string> labels = {});
 
 // Loop for these inputs (after argument-count checks).
 const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,

@@ -1,11 +1,13 @@
 // Device arrays: allocation through the device backend, transfers, copies and streams.
 #include <cstring>
+#include <mutex>
 
 #include "loom/aliasing.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
 #include "loom/shape_check.hpp"
 #include "loom/strided.hpp"
+#include "runtime_impl.hpp"
 
 namespace loom {
 
@@ -40,6 +42,33 @@ std::shared_ptr<Buffer> holding(std::shared_ptr<Buffer> buf, std::shared_ptr<voi
 }
 
 }  // namespace
+
+void detail::count_transfer(const Runtime& rt, int device, CopyKind kind, std::int64_t bytes) {
+  std::lock_guard lock(rt.impl_->transfers_mutex);
+  TransferCounts& c = rt.impl_->transfers[device];
+  if (kind == CopyKind::host_to_device) {
+    c.host_to_device_bytes += bytes;
+    ++c.host_to_device_calls;
+  } else if (kind == CopyKind::device_to_host) {
+    c.device_to_host_bytes += bytes;
+    ++c.device_to_host_calls;
+  }
+}
+
+TransferCounts Runtime::transfer_counts(const std::string& target) const {
+  auto [b, dev] = resolve_target(target);
+  if (b->family() == Family::host) return {};
+  std::lock_guard lock(impl_->transfers_mutex);
+  const auto it = impl_->transfers.find(dev);
+  return it == impl_->transfers.end() ? TransferCounts{} : it->second;
+}
+
+void Runtime::reset_transfer_counts() {
+  std::lock_guard lock(impl_->transfers_mutex);
+  impl_->transfers.clear();
+}
+
+TransferGuard Runtime::transfer_guard() const { return impl_->transfer_guard; }
 
 std::pair<Backend*, int> Runtime::backend_of(const Array& a) const {
   const Device d = a.device();
@@ -79,6 +108,7 @@ Array Runtime::pinned_empty(Shape shape, DType dtype, const std::string& target)
 }
 
 Array Runtime::to_device(const Array& a, const std::string& target, const Stream& s) const {
+  if (resolve_target(target).first->family() == Family::host) return to_host(a, s);
   auto [b, dev] = device_target(*this, target);
   const Device want = device_of(b, dev);
   if (a.device() == want) return a;
@@ -87,13 +117,16 @@ Array Runtime::to_device(const Array& a, const std::string& target, const Stream
                       "'; copy it to the host first");
   }
   Array d = empty(a.shape(), a.dtype(), target, s);
+  const auto bytes = static_cast<std::int64_t>(a.size() * a.itemsize());
   if (a.size() == 1) {  // scalars (weak call arguments): no synchronizing transfer
     copy_to(a, d, s);
+    detail::count_transfer(*this, dev, CopyKind::host_to_device, bytes);
     return d;
   }
   const Array h = host_contiguous(a);
-  b->copy(d.data(), h.data(), static_cast<std::size_t>(h.size()) * h.itemsize(),
-          CopyKind::host_to_device, dev, s.native());
+  b->copy(d.data(), h.data(), static_cast<std::size_t>(bytes), CopyKind::host_to_device, dev,
+          s.native());
+  if (bytes > 0) detail::count_transfer(*this, dev, CopyKind::host_to_device, bytes);
   return d;
 }
 
@@ -106,8 +139,10 @@ Array Runtime::to_host(const Array& a, const Stream& s) const {
     copy_to(a, src, s);
   }
   Array h = loom::empty(a.shape(), a.dtype());
-  b->copy(h.data(), src.data(), static_cast<std::size_t>(h.size()) * h.itemsize(),
-          CopyKind::device_to_host, dev, s.native());
+  const auto bytes = static_cast<std::int64_t>(h.size() * h.itemsize());
+  b->copy(h.data(), src.data(), static_cast<std::size_t>(bytes), CopyKind::device_to_host, dev,
+          s.native());
+  if (bytes > 0) detail::count_transfer(*this, dev, CopyKind::device_to_host, bytes);
   return h;
 }
 
@@ -191,7 +226,8 @@ Event Stream::record() const {
 }
 
 void Stream::wait(const Event& e) const {
-  if (!backend_ || !e.valid()) throw DeviceError("Stream::wait needs a stream and a recorded event");
+  if (!backend_ || !e.valid())
+    throw DeviceError("Stream::wait needs a stream and a recorded event");
   backend_->wait_event(handle_.get(), e.native());
 }
 

@@ -111,12 +111,15 @@ void convert_scalar(const KernelArgIn& a, DType to, unsigned char* out) {
 void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> args) const {
   const KernelDesc& k = *desc_;
   SmallVec<const Array*, 8> arrays;
-  for (const auto& a : args) {
-    if (a.array()) arrays.push_back(a.array());
+  std::vector<std::string> labels;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].array()) continue;
+    arrays.push_back(args[i].array());
+    labels.push_back("argument " + std::to_string(i));
   }
-  const detail::Target t =
-      detail::pick_target(*rt_, cfg.target, "kernel '" + k.name + "'",
-                          std::span<const Array* const>(arrays.data(), arrays.size()), cfg.stream);
+  const detail::Target t = detail::pick_target(
+      *rt_, cfg.target, "kernel '" + k.name + "'",
+      std::span<const Array* const>(arrays.data(), arrays.size()), cfg.stream, labels);
   const KernelOverload& o = pick_overload(k, t, args);
   if (!t.on_device() && o.uses_syncthreads) detail::watchdog_configure();
 

@@ -200,10 +200,11 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   const std::string who = "reduction '" + op.name + "'";
   if (o.out) require_writeable(*o.out, who, "out=");
   SmallVec<const Array*, 4> all{&x};
-  if (o.out) all.push_back(&*o.out);
-  if (o.where) all.push_back(&*o.where);
-  const Target t = pick_target(rt, o.target, op,
-                               std::span<const Array* const>(all.data(), all.size()), o.stream);
+  std::vector<std::string> labels{"the input"};
+  if (o.out) all.push_back(&*o.out), labels.emplace_back("out=");
+  if (o.where) all.push_back(&*o.where), labels.emplace_back("where=");
+  const Target t = pick_target(
+      rt, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream, labels);
   const ReduceTypes types = resolve_reduction(op, t.family, x, o.dtype, o.out, who);
   const Loop& loop = *types.loop;
   const DType dt = types.dt, want = types.want;

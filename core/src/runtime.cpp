@@ -70,6 +70,17 @@ int env_threads() {
   return checked_num_threads(n, "LOOM_NUM_THREADS");
 }
 
+TransferGuard env_transfer_guard() {
+  const char* s = std::getenv("LOOM_TRANSFER_GUARD");
+  if (!s || !*s) return TransferGuard::allow;
+  const std::string v = s;
+  if (v == "allow") return TransferGuard::allow;
+  if (v == "disallow") return TransferGuard::disallow;
+  throw ValueError("LOOM_TRANSFER_GUARD='" + v +
+                   "' is not a transfer guard; give allow (host arrays in device calls are " +
+                   "copied implicitly) or disallow (they are an error)");
+}
+
 // Targets loom knows about even when their backend library is absent, with that library's name.
 constexpr std::pair<const char*, const char*> kWellKnown[] = {
     {"cpu", "libloom_serial.so"}, {"parallel", "libloom_tbb.so"}, {"cuda", "libloom_cuda.so"}};
@@ -84,6 +95,9 @@ Runtime::Runtime(RuntimeOptions options)
   impl_->num_threads = options.num_threads != 0
                            ? checked_num_threads(options.num_threads, "RuntimeOptions::num_threads")
                            : env_threads();
+  impl_->transfer_guard = options.transfer_guard == TransferGuard::from_env
+                              ? env_transfer_guard()
+                              : options.transfer_guard;
   search_path_ = options.plugin_path;
   std::string own_dir;  // loom's own plugin folder, when searched
   if (options.use_default_path) {

@@ -17,6 +17,9 @@ struct Runtime::Impl {
   std::vector<SearchNotice> notices;  // written by the constructor only
   std::vector<std::unique_ptr<Backend>> backends;
   int num_threads = 0;
+  TransferGuard transfer_guard = TransferGuard::allow;
+  std::mutex transfers_mutex;  // apart from `mutex`: counted inside calls that may hold it
+  std::map<int, TransferCounts> transfers;  // by device index
   // Op and kernel names that libraries refused at merge time registered (by path), so that a
   // lookup of a missing name can say which refused library would have defined it.
   std::map<std::string, std::vector<std::string>> refused_defines;

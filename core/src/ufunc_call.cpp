@@ -103,6 +103,13 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
       }
     }
     t.backend->run_elementwise(call, t.device);
+    // Streamed host operands cross once each, in (inputs) or out (outputs), whole.
+    for (int a = 0; a < call.iter.nargs(); ++a) {
+      if (!(host_operands >> a & 1u)) continue;
+      detail::count_transfer(*t.rt, t.device,
+                             a < op.nin ? CopyKind::host_to_device : CopyKind::device_to_host,
+                             size * static_cast<std::int64_t>(operands[a].itemsize()));
+    }
   }
   return finish(t, slots, o);
 }
@@ -236,11 +243,21 @@ SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& 
     require_writeable(o.out[k], who(op), "out= array " + std::to_string(k));
   }
   SmallVec<const Array*, 8> all;
-  for (const auto& a : inputs) all.push_back(&a);
-  for (const auto& a : o.out) all.push_back(&a);
-  if (o.where) all.push_back(&*o.where);
+  std::vector<std::string> labels;
+  for (const auto& a : inputs) {
+    labels.push_back("argument " + std::to_string(all.size()));
+    all.push_back(&a);
+  }
+  for (const auto& a : o.out) {
+    labels.push_back("out= array " + std::to_string(all.size() - inputs.size()));
+    all.push_back(&a);
+  }
+  if (o.where) {
+    labels.push_back("where=");
+    all.push_back(&*o.where);
+  }
   const detail::Target t = detail::pick_target(
-      *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream);
+      *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream, labels);
   if (op.kind != OpKind::gufunc) detail::refuse_gufunc_options(op, o);
   if (o.where) detail::where_mask(*o.where, who(op));
   const Loop& loop = detail::pick_loop(op, t.family, inputs, o.dtype, o.signature, o.casting);

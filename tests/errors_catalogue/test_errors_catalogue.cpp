@@ -91,6 +91,7 @@ std::string class_of(const Error& e) {
   if (dynamic_cast<const TargetError*>(&e)) return "TargetError";
   if (dynamic_cast<const LookupError*>(&e)) return "LookupError";
   if (dynamic_cast<const PluginError*>(&e)) return "PluginError";
+  if (dynamic_cast<const TransferError*>(&e)) return "TransferError";  // before its base
   if (dynamic_cast<const DeviceError*>(&e)) return "DeviceError";
   if (dynamic_cast<const LaunchError*>(&e)) return "LaunchError";
   if (dynamic_cast<const KernelError*>(&e)) return "KernelError";
@@ -162,9 +163,9 @@ INSTANTIATE_TEST_SUITE_P(Errors, Catalogue, ::testing::ValuesIn(catalogue()), []
 
 TEST(CatalogueDocument, EntriesAreWellFormedAndUnique) {
   ASSERT_FALSE(catalogue().empty()) << "no entries parsed from " << LOOM_ERRORS_MD;
-  const std::set<std::string> classes = {"ParseError",  "TypeError",   "ShapeError",  "ValueError",
-                                         "TargetError", "LookupError", "PluginError", "DeviceError",
-                                         "LaunchError", "KernelError", "IndexError"};
+  const std::set<std::string> classes = {
+      "ParseError",  "TypeError",   "ShapeError",  "ValueError",  "TargetError", "LookupError",
+      "PluginError", "DeviceError", "LaunchError", "KernelError", "IndexError",  "TransferError"};
   const std::set<std::string> needs = {"none", "gpu", "internal"};
   std::set<std::string> seen;
   for (const auto& e : catalogue()) {

@@ -239,7 +239,7 @@ const TriggerSet general = {
      }},
     {"E-TARGET-BAD-INDEX", [] { rt().resolve_target("cpu:first"); }},
     {"E-TARGET-NO-SUCH-DEVICE", [] { rt().resolve_target("cpu:3"); }},
-    {"E-TARGET-HOST-ONLY", [] { rt().to_device(zeros({2}), "cpu"); }},
+    {"E-TARGET-HOST-ONLY", [] { rt().pinned_empty({2}, DType::float64, "cpu"); }},
     // LookupError
     {"E-LOOKUP-UFUNC", [] { rt().ufunc("sum"); }},
     {"E-LOOKUP-REDUCE", [] { rt().reduce("frobnicate"); }},

@@ -5,16 +5,20 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <iosfwd>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "loom/device.hpp"
 #include "loom/dtype.hpp"
 #include "loom/error.hpp"
 #include "loom/small_vector.hpp"
+#include "loom/view.hpp"
 
 namespace loom {
 
@@ -82,8 +86,13 @@ class Array {
   bool writeable() const { return !readonly_; }
   const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
   char* data() const { return static_cast<char*>(buffer_->data()) + offset_; }
+  // Element 0 as a T* for host arrays: T must be the dtype's C++ type (const T for a read-only
+  // array); element (i, j) is at byte offset i * strides()[0] + j * strides()[1] from it.
+  template <class T>
+  T* data() const;
   bool is_c_contiguous() const;
-  std::string str() const;  // "float32 array of shape (3, 4) on host"
+  bool is_f_contiguous() const;  // Fortran order: the first axis varies fastest
+  std::string str() const;       // "float32 array of shape (3, 4) on host"
   // Byte range [lo, hi) this view can touch, relative to the buffer start (for overlap checks).
   std::pair<std::int64_t, std::int64_t> byte_extent() const;
 
@@ -97,21 +106,41 @@ class Array {
   // NumPy does. One dimension may be -1.
   Array reshape(Shape shape) const;
   Array broadcast_to(const Shape& shape) const;  // read-only, as NumPy's (stride-0 dims)
-  Array copy() const;                            // C-contiguous copy on the same device
-  Array astype(DType t) const;                   // host only; always a new array
-  Array as_strong() const;                       // same view without the weak-scalar mark
-  Array as_readonly() const;                     // same view, read-only (no way back)
+  // Host arrays; a device array's copy is rt.empty_like(a) filled by rt.copy_to(a, it).
+  Array copy() const;           // C-contiguous, any dtype
+  Array astype(DType t) const;  // any dtype to any dtype (NumPy's unsafe casts); a new array
+  Array as_strong() const;      // same view without the weak-scalar mark
+  Array as_readonly() const;    // same view, read-only (no way back)
 
-  // Element access for host arrays (checked): item() needs size 1; at() takes one index per axis.
+  // Element access for host arrays (checked): item() needs size 1; at() takes one index per axis,
+  // negative ones counting from the end as NumPy's a[i, j]. at<T> needs T to be the dtype's C++
+  // type, and const T on a read-only array (a broadcast view must not be written through).
   template <class T>
   T item() const;
   template <class T, class... I>
   T& at(I... idx) const;
+  // The kernel View over this array (any device: a device array's View holds a device pointer,
+  // for device code). T as for at<T>; N must be ndim().
+  template <class T, int N>
+  View<T, N> view() const;
+
+  // Every element = value, cast as astype casts (host arrays; device arrays: Runtime::copy_to
+  // from a scalar). An integer value out of an integer dtype's range is refused, as NumPy's
+  // fill refuses a Python int that does not fit.
+  template <class T>
+  requires std::is_arithmetic_v<T>
+  void fill(T value) const;
+  template <class T>
+  void fill(std::complex<T> value) const;
   template <class T>
   std::vector<T> to_vector() const;  // C order, cast to T
 
  private:
   void require_host(const char* what) const;
+  // Typed access checks: dtype, writeability (when `write`) and, for view<T, N>, the rank.
+  void check_typed(const char* what, DType want, bool write, int ndim = -1) const;
+  void fill_from(const Array& value) const;
+  [[noreturn]] void fill_range_error(const std::string& value) const;
   std::shared_ptr<Buffer> buffer_;
   DType dtype_ = DType::float64;
   Shape shape_;
@@ -156,6 +185,13 @@ requires std::is_const_v<T> Array wrap(T* ptr, Shape shape, DType dtype, Shape s
       .as_readonly();
 }
 
+// Printing, as NumPy prints (np.set_printoptions defaults: precision 8, linewidth 75, arrays of
+// more than 1000 elements summarised with 3 edge items). g++ 12 has no <format>, so these are the
+// interface: format(a) is str(a), repr(a) is repr(a), operator<< writes format(a). Host only.
+std::string format(const Array& a);
+std::string repr(const Array& a);
+std::ostream& operator<<(std::ostream& os, const Array& a);
+
 // ---- template definitions ----
 
 template <class T>
@@ -188,25 +224,73 @@ T Array::item() const {
   return out;
 }
 
+template <class T>
+T* Array::data() const {
+  require_host("data<T>()");
+  check_typed("data", dtype_v<std::remove_const_t<T>>, !std::is_const_v<T>);
+  return reinterpret_cast<T*>(data());
+}
+
 template <class T, class... I>
 T& Array::at(I... idx) const {
+  static_assert((std::is_integral_v<I> && ...), "at(): indices are integers");
   require_host("at()");
   if (sizeof...(I) != shape_.size()) {
     throw ValueError("at() got " + std::to_string(sizeof...(I)) + " indices for " + str());
   }
-  if (dtype_v<T> != dtype_) {
-    throw TypeError(std::string("at<") + std::string(name(dtype_v<T>)) + ">() on " + str());
-  }
+  check_typed("at", dtype_v<std::remove_const_t<T>>, !std::is_const_v<T>);
   const std::int64_t ix[] = {static_cast<std::int64_t>(idx)..., 0};
   std::int64_t off = 0;
   for (std::size_t k = 0; k < sizeof...(I); ++k) {
-    if (ix[k] < 0 || ix[k] >= shape_[k]) {
-      throw ValueError("index " + std::to_string(ix[k]) + " out of bounds for axis " +
-                       std::to_string(k) + " of " + str());
+    const std::int64_t i = ix[k] < 0 ? ix[k] + shape_[k] : ix[k];
+    if (i < 0 || i >= shape_[k]) {
+      throw ValueError("index " + std::to_string(ix[k]) + " is out of bounds for axis " +
+                       std::to_string(k) + " with size " + std::to_string(shape_[k]) +
+                       " in at() of " + str());
     }
-    off += ix[k] * strides_[k];
+    off += i * strides_[k];
   }
   return *reinterpret_cast<T*>(data() + off);
+}
+
+template <class T, int N>
+View<T, N> Array::view() const {
+  if (!valid()) throw ValueError("view() on an empty (default-constructed) Array");
+  check_typed("view", dtype_v<std::remove_const_t<T>>, !std::is_const_v<T>, N);
+  View<T, N> v;
+  v.data = reinterpret_cast<T*>(data());
+  for (int k = 0; k < N; ++k) {
+    v.shape[k] = shape_[k];
+    v.strides[k] = strides_[k];
+  }
+  return v;
+}
+
+template <class T>
+requires std::is_arithmetic_v<T>
+void Array::fill(T value) const {
+  using S = std::conditional_t<
+      std::is_same_v<T, bool>, bool,
+      std::conditional_t<
+          std::is_same_v<T, long long>, std::int64_t,
+          std::conditional_t<std::is_same_v<T, unsigned long long>, std::uint64_t, T>>>;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    const bool fits = visit_dtype(dtype_, [&](auto z) {
+      using D = decltype(z);
+      if constexpr (std::is_integral_v<D> && !std::is_same_v<D, bool>) {
+        return std::in_range<D>(value);
+      } else {
+        return true;
+      }
+    });
+    if (!fits) fill_range_error(std::to_string(value));
+  }
+  fill_from(Array(static_cast<S>(value)).as_strong());
+}
+
+template <class T>
+void Array::fill(std::complex<T> value) const {
+  fill_from(Array(value));
 }
 
 template <class T>

@@ -51,6 +51,12 @@ class DeviceError : public Error {
  public:
   using Error::Error;
 };
+// A host array given to a device call on a runtime whose TransferGuard is disallow: the call
+// would have copied it to the device (and results back) implicitly.
+class TransferError : public DeviceError {
+ public:
+  using DeviceError::DeviceError;
+};
 
 // A launch configuration the target cannot run (zero blocks, too many threads per block, more
 // shared memory than a block may have).

@@ -19,6 +19,11 @@
 
 namespace loom {
 
+// Whether a call may move host arrays to a device and back on its own (NumPy-style host arrays
+// given to a cuda call), as JAX's transfer guard. disallow: such a call throws TransferError;
+// explicit to_device / to_host / copy_to and 0-d host arrays (scalars) stay allowed.
+enum class TransferGuard : std::uint8_t { from_env, allow, disallow };
+
 struct RuntimeOptions {
   // Folders searched for libloom_*.so, in order. Empty: LOOM_PLUGIN_PATH (':'-separated), then
   // <folder of libloom>/loom. The current directory is never searched.
@@ -26,7 +31,25 @@ struct RuntimeOptions {
   bool use_default_path = true;  // false: only plugin_path (tests of broken plugins)
   // For parallel backends; 0: LOOM_NUM_THREADS, else all cores. Checked as set_num_threads.
   int num_threads = 0;
+  // from_env: LOOM_TRANSFER_GUARD ("allow" or "disallow"), else allow.
+  TransferGuard transfer_guard = TransferGuard::from_env;
 };
+
+// Bytes and transfers between host and one device since the runtime started or last reset:
+// explicit ones (to_device, to_host, copy_to) and the ones calls make for host arguments.
+// A scalar that fills device memory (rt.zeros) travels as a kernel parameter and is not counted.
+struct TransferCounts {
+  std::int64_t host_to_device_bytes = 0;
+  std::int64_t host_to_device_calls = 0;
+  std::int64_t device_to_host_bytes = 0;
+  std::int64_t device_to_host_calls = 0;
+  bool operator==(const TransferCounts&) const = default;
+};
+
+class Runtime;
+namespace detail {
+void count_transfer(const Runtime& rt, int device, CopyKind kind, std::int64_t bytes);
+}
 
 struct CallOptions {
   // Members have {} initializers so that designated initializers ({.target = "cuda"}) do not
@@ -329,10 +352,17 @@ class Runtime {
 
   // Device arrays (CuPy's / Numba's cuda API). A call on device arrays queues work and returns
   // without synchronizing; host arrays given to a device target are copied in and out.
+  // Every target has them, so that one program runs on any target: to_device on a host target
+  // ("cpu", "parallel") gives a host array itself (a device array comes back to the host), and
+  // to_host of a host array is the array itself; empty / zeros on a host target are host arrays.
   Array to_device(const Array& a, const std::string& target = "cuda", const Stream& s = {}) const;
   Array to_host(const Array& a, const Stream& s = {}) const;  // returns when the data is there
   Array empty(Shape shape, DType dtype, const std::string& target, const Stream& s = {}) const;
   Array zeros(Shape shape, DType dtype, const std::string& target, const Stream& s = {}) const;
+  // Host <-> device traffic of the device of `target` ("cuda:1"); zeros for a host target.
+  TransferCounts transfer_counts(const std::string& target = "cuda") const;
+  void reset_transfer_counts();          // every device
+  TransferGuard transfer_guard() const;  // allow or disallow, after LOOM_TRANSFER_GUARD
   Array empty_like(const Array& a, const Stream& s = {}) const;  // same device as a
   // dst[...] = src[...] (cast, broadcast) between any two memories.
   void copy_to(const Array& src, const Array& dst, const Stream& s = {}) const;
@@ -378,6 +408,7 @@ class Runtime {
   struct Impl;  // internal (core/src/runtime_impl.hpp)
 
  private:
+  friend void detail::count_transfer(const Runtime&, int, CopyKind, std::int64_t);
   // Appended to a failed lookup of `name`: which refused library would have defined it, and why.
   std::string refused_why(const std::string& name) const;
 

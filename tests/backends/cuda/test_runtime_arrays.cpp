@@ -116,5 +116,71 @@ TEST(RuntimeArrays, MixingMemoriesIsAnErrorNamingBoth) {
   EXPECT_THROW(d.to_vector<double>(), loom::DeviceError);  // host-only access
 }
 
+// ---- every target, transfer counters, transfer guard ----
+
+TEST(RuntimeArrays, ToDeviceOnCpuBringsADeviceArrayHome) {
+  REQUIRE_CUDA();
+  auto& rt = runtime();
+  const Array d = rt.to_device(loom::arange(0, 4), "cuda");
+  const Array h = rt.to_device(d, "cpu");
+  EXPECT_TRUE(h.device().is_host());
+  EXPECT_EQ(h.to_vector<double>(), (std::vector<double>{0, 1, 2, 3}));
+}
+
+TEST(RuntimeArrays, CountersCountExplicitTransfersEachWay) {
+  REQUIRE_CUDA();
+  auto& rt = runtime();
+  rt.reset_transfer_counts();
+  const Array d = rt.to_device(loom::zeros({1000}, DType::float32), "cuda");
+  (void)rt.to_host(d);
+  (void)rt.to_host(d);
+  const loom::TransferCounts c = rt.transfer_counts("cuda:0");
+  EXPECT_EQ(c.host_to_device_bytes, 4000);
+  EXPECT_EQ(c.host_to_device_calls, 1);
+  EXPECT_EQ(c.device_to_host_bytes, 8000);
+  EXPECT_EQ(c.device_to_host_calls, 2);
+  rt.reset_transfer_counts();
+  EXPECT_EQ(rt.transfer_counts("cuda"), loom::TransferCounts{});
+}
+
+TEST(RuntimeArrays, CountersCountAHostModeCall) {
+  REQUIRE_CUDA();
+  auto& rt = runtime();
+  const Array x = loom::zeros({1000});
+  rt.reset_transfer_counts();
+  (void)rt.ufunc("add")(x, x, {.target = "cuda"});
+  const loom::TransferCounts c = rt.transfer_counts("cuda");
+  EXPECT_EQ(c.host_to_device_bytes, 16000);  // both inputs in
+  EXPECT_EQ(c.device_to_host_bytes, 8000);   // the result out
+  EXPECT_EQ(c.device_to_host_calls, 1);
+  rt.reset_transfer_counts();
+  const Array dx = rt.to_device(x, "cuda");
+  (void)rt.ufunc("add")(dx, dx, {.target = "cuda"});
+  rt.synchronize("cuda");
+  EXPECT_EQ(rt.transfer_counts("cuda").device_to_host_calls, 0);  // device mode stays there
+}
+
+TEST(RuntimeArrays, TransferGuardRefusesImplicitTransfersOnly) {
+  REQUIRE_CUDA();
+  loom::Runtime rt(loom::RuntimeOptions{.transfer_guard = loom::TransferGuard::disallow});
+  const Array x = loom::arange(0, 8);
+  try {
+    (void)rt.ufunc("add")(x, 1.0, {.target = "cuda"});
+    FAIL() << "an implicit transfer was allowed";
+  } catch (const loom::TransferError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("argument 0"), std::string::npos) << m;
+    EXPECT_NE(m.find("target 'cuda'"), std::string::npos) << m;
+  }
+  const Array dx = rt.to_device(x, "cuda");  // explicit: allowed, as is a scalar argument
+  const Array dy = rt.ufunc("add")(dx, 1.0, {.target = "cuda"});
+  EXPECT_EQ(rt.to_host(dy).to_vector<double>()[7], 8.0);
+  const Array out = loom::zeros({8});
+  EXPECT_THROW((void)rt.ufunc("add")(dx, dx, {.target = "cuda", .out = {out}}),
+               loom::TransferError);
+  rt.copy_to(dy, out);  // explicit
+  EXPECT_EQ(out.to_vector<double>()[0], 1.0);
+}
+
 }  // namespace
 }  // namespace loom_cuda_test
