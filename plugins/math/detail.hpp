@@ -8,7 +8,6 @@
 #include <limits>
 #include <type_traits>
 
-#include "f32_kernels.hpp"
 #include "loom/hd.hpp"
 #include "trig.hpp"
 
@@ -117,19 +116,8 @@ LOOM_HD T log_ieee(T x) {
     return log(x);
   } else {
     using S = typename T::value_type;
-#if !defined(__CUDACC__)  // batches exist in host builds only
-    if constexpr (sizeof(S) == 4) {
-      // f32_kernels.hpp's log in double (0.50 ulp; xsimd's float log is 0.77 ulp off and as
-      // slow); x <= 0, inf and NaN through std::log. Subnormal floats are normal doubles there.
-      const T r = simd::in_double([](auto v) { return simd::f32::log_pos(v); }, x);
-      return patch_lanes(r, x, !((x > T(0)) && (x < T(HUGE_VALF))),
-                         [](S v) { return std::log(v); });
-    } else
-#endif
-    {
-      const T tiny(std::numeric_limits<S>::min());
-      return patch_lanes(log(x), x, (x > T(0)) && (x < tiny), [](S v) { return std::log(v); });
-    }
+    const T tiny(std::numeric_limits<S>::min());
+    return patch_lanes(log(x), x, (x > T(0)) && (x < tiny), [](S v) { return std::log(v); });
   }
 }
 

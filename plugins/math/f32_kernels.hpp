@@ -1,16 +1,15 @@
-// float32 log, atan2 and pow of xsimd batches for the host loops, each lane computed in float64 and
+// float32 atan2 and pow of xsimd batches for the host loops, each lane computed in float64 and
 // rounded once to float, with loom's own argument reduction and polynomials instead of xsimd's
-// float64 functions (float32 log 64M: 73.7 ms with xsimd's float log, atan2 and pow 4-6x slower
-// than NumPy through xsimd's float64 atan2 / log2 and exp2). Every lane takes the same steps
+// float64 atan2 / log2 and exp2 (4-6x slower than NumPy). Every lane takes the same steps
 // whatever its neighbours hold, with no data-dependent branch; lanes these kernels do not cover
 // (listed at each) are recomputed by the caller with the C library.
-// - log: x = 2^k z with z in [0.703125, 1.40625), z = c (1 + r) with 1/c from a 16-entry table
-//   (c = 1 on the interval holding 1, so that log 1 = 0 and r is exact near 1), |r| < 0.0313,
-//   log x = k ln 2 + log c + log1p(r), log1p by a degree-6 polynomial (error below 2^-50).
-// - pow: log2 |x| as above (degree-6 polynomial, error below 2^-47), t = y log2 |x|, then 2^t as
-//   2^(n/16) from a 16-entry table times a degree-4 polynomial on [-1/32, 1/32] (2^-38), the
-//   exponent added in the bits; the sign or NaN of negative x from y's parity, as C99's pow.
-//   The double result is within about 2^-37 of pow(x, y), so the float is within 0.501 ulp.
+// - pow: |x| = 2^k z with z in [0.703125, 1.40625), z = c (1 + r) with 1/c from a 16-entry table
+//   (c = 1 on the interval holding 1, so that log2 1 = 0 and r is exact near 1), |r| < 0.0313,
+//   log2 |x| = k + log2 c + log2(1 + r) by a degree-6 polynomial (error below 2^-47), t = y log2
+//   |x|, then 2^t as 2^(n/16) from a 16-entry table times a degree-4 polynomial on [-1/32, 1/32]
+//   (2^-38), the exponent added in the bits; the sign or NaN of negative x from y's parity, as
+//   C99's pow. The double result is within about 2^-37 of pow(x, y), so the float is within 0.501
+//   ulp.
 // - atan2: one division of the reduced ratio (|y| <= |x| tan(pi/8): y/x; beyond tan(3pi/8):
 //   -x/y + pi/2; else (y - x)/(y + x) + pi/4, both exact in double for float inputs), atan by an
 //   odd degree-13 polynomial on |t| <= tan(pi/8) (2^-40), then the quadrant from the signs.
@@ -125,21 +124,13 @@ template <class BD>
 }
 
 // z = x / 2^k in [0.703125, 1.40625) splits into 16 intervals of equal bit width; interval i has
-// its 1/c (1/midpoint, 1 on the interval holding 1), and log c, log2 c of that double.
+// its 1/c (1/midpoint, 1 on the interval holding 1), and log2 c of that double.
 inline constexpr long long kLogOff = 0x3fe6800000000000LL;  // 0.703125
 alignas(64) inline constexpr double kInvC[16] = {
     0x1.642c8590b2164p+0, 0x1.5555555555555p+0, 0x1.47ae147ae147bp+0, 0x1.3b13b13b13b14p+0,
     0x1.2f684bda12f68p+0, 0x1.2492492492492p+0, 0x1.1a7b9611a7b96p+0, 0x1.1111111111111p+0,
     0x1.0842108421084p+0, 0x1.0000000000000p+0, 0x1.e1e1e1e1e1e1ep-1, 0x1.c71c71c71c71cp-1,
     0x1.af286bca1af28p-1, 0x1.999999999999ap-1, 0x1.8618618618618p-1, 0x1.745d1745d1746p-1};
-alignas(64) inline constexpr double kLogC[16] = {-0x1.522ae0738a3d7p-2, -0x1.269621134db91p-2,
-                                                 -0x1.f991c6cb3b37ap-3, -0x1.a93ed3c8ad9e5p-3,
-                                                 -0x1.5bf406b543db0p-3, -0x1.1178e8227e47ap-3,
-                                                 -0x1.9335e5d594988p-4, -0x1.08598b59e3a06p-4,
-                                                 -0x1.0415d89e74440p-5, 0x0.0p+0,
-                                                 0x1.f0a30c01162a8p-5,  0x1.e27076e2af2eap-4,
-                                                 0x1.5ff3070a793d6p-3,  0x1.c8ff7c79a9a20p-3,
-                                                 0x1.1675cababa60fp-2,  0x1.4618bc21c5ec2p-2};
 alignas(64) inline constexpr double kLog2C[16] = {-0x1.e7df5fe538ab3p-2, -0x1.a8ff971810a5dp-2,
                                                   -0x1.6cb0f6865c8ebp-2, -0x1.32bfee370ee6ap-2,
                                                   -0x1.f5fd8a9063e32p-3, -0x1.8a8980abfbd30p-3,
@@ -158,21 +149,6 @@ template <class BD>
   const bits_t<BD> top = tmp & (long long)0xfff0000000000000ULL;
   k = int_to_double<BD>(tmp >> 52);
   return trig::fmadd(from_bits<BD>(ix - top), lookup16<BD>(kInvC, i), BD(-1));
-}
-
-// log of positive normal doubles (float inputs widened: subnormal floats are normal here).
-template <class BD>
-[[gnu::always_inline]] inline BD log_pos(BD x) {
-  BD k;
-  bits_t<BD> i;
-  const BD r = log_reduce(x, k, i);
-  // log1p(r) = r + r^2 q(r), |r| <= 0.0313 (Chebyshev fit, error below 2^-50 relative to r^2).
-  BD q = trig::fmadd(r, BD(-0x1.55a5a70967f22p-3), BD(0x1.99f5642d829e0p-3));
-  q = trig::fmadd(r, q, BD(-0x1.fffffaf686761p-3));
-  q = trig::fmadd(r, q, BD(0x1.5555527482bb6p-2));
-  q = trig::fmadd(r, q, BD(-0x1.0000000000000p-1));
-  const BD y = trig::fmadd(k, BD(0x1.62e42fefa39efp-1), lookup16<BD>(kLogC, i));
-  return trig::fmadd(r * r, q, r) + y;
 }
 
 // log2 of positive normal doubles, to about 2^-47 (for pow: t = y log2 x).
@@ -225,23 +201,6 @@ template <class BD>
   const BD fy = floor(y), h = fy * BD(0.5);
   const BD neg = select(floor(h) != h, BD(-1), BD(1)) * m;
   return select(x < BD(0), select(fy == y, neg, BD(std::numeric_limits<double>::quiet_NaN())), m);
-}
-
-// n / d to within an ulp or so of double, for n and d finite and d != 0 (an infinite d is not
-// handled). AVX-512: a 14-bit reciprocal refined by Newton's step, then one correction of the
-// quotient (2^-28 -> 2^-52); an fp64 division occupies the divider for 8-16 cycles a register on
-// Ice Lake, longer than the whole polynomial.
-template <class BD>
-[[gnu::always_inline]] inline BD divide(BD n, BD d) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(typename BD::register_type) == 64) {
-    BD r = BD(_mm512_rcp14_pd(d));
-    r = trig::fmadd(r, trig::fmadd(BD(0) - d, r, BD(1)), r);
-    const BD q = n * r;
-    return trig::fmadd(r, trig::fmadd(BD(0) - d, q, n), q);
-  }
-#endif
-  return n / d;
 }
 
 // atan2(y, x) for double lanes that are not NaN or infinite (zeros of either sign included).
