@@ -1,8 +1,9 @@
 // Batch versions of the C library functions that the math plugin's functors call (exp2 ... atanh,
 // tan, arctan2, power, logaddexp), for the host SIMD loops. Each takes the same steps in every lane
 // whatever its neighbours hold, so a lane's bits do not depend on how the data is chunked.
-// - float32 lanes are widened to float64, computed with xsimd 8.1's float64 function and rounded
-//   once to float: within about 0.5 ulp of float, where xsimd's float32 functions are 1-4 ulp off.
+// - float32 lanes are widened to float64, computed with xsimd 8.1's float64 function (atan2 and
+//   pow: f32_kernels.hpp's) and rounded once to float: within about 0.5 ulp of float, where
+//   xsimd's float32 functions are 1-4 ulp off.
 // - float64 lanes use xsimd's float64 function where it is within a few ulp (bounds measured in
 //   tests/parity/tolerances.hpp), else the C library lane by lane (pow).
 // - tan is sin / cos from trig.hpp: xsimd's tan picks one argument reduction for the whole batch.
@@ -17,6 +18,7 @@
 #include <utility>
 
 #include "detail.hpp"
+#include "f32_kernels.hpp"
 #include "trig.hpp"
 
 namespace loom::math::detail {
@@ -86,60 +88,6 @@ LOOM_SIMD_ADL(atanh)
 LOOM_SIMD_ADL(atan2)
 #undef LOOM_SIMD_ADL
 }  // namespace adl
-
-// A float batch as two double batches (lanes 0..h-1, h..2h-1) and back; 512-bit registers with
-// AVX-512 intrinsics (GCC 12 splits __builtin_convertvector there into 128-bit steps).
-template <class BF>
-struct halves {
-  using BD = typename trig::widened<BF>::type;
-  BD lo, hi;
-};
-template <class BF, std::size_t... I>
-[[gnu::always_inline]] inline halves<BF> split(BF x, std::index_sequence<I...>) {
-  using BD = typename halves<BF>::BD;
-  using VF = typename BF::register_type;
-  using VD = typename BD::register_type;
-  const VF v = x;
-#if defined(__AVX512F__)
-  if constexpr (sizeof(VF) == 64) {
-    const __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
-    return {BD(_mm512_cvtps_pd(_mm512_castps512_ps256(v))), BD(_mm512_cvtps_pd(hi))};
-  }
-#endif
-  constexpr std::size_t h = sizeof...(I);
-  typedef float Half __attribute__((vector_size(h * sizeof(float))));
-  const Half lo = __builtin_shufflevector(v, v, I...), hi = __builtin_shufflevector(v, v, h + I...);
-  return {BD(__builtin_convertvector(lo, VD)), BD(__builtin_convertvector(hi, VD))};
-}
-template <class BF, class BD, std::size_t... I>
-[[gnu::always_inline]] inline BF join(BD lo, BD hi, std::index_sequence<I...>) {
-  using VF = typename BF::register_type;
-  using VD = typename BD::register_type;
-#if defined(__AVX512F__)
-  if constexpr (sizeof(VF) == 64) {
-    const __m512d s = _mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)));
-    return BF(_mm512_castpd_ps(_mm512_insertf64x4(s, _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1)));
-  }
-#endif
-  constexpr std::size_t h = sizeof...(I);
-  typedef float Half __attribute__((vector_size(h * sizeof(float))));
-  const Half l = __builtin_convertvector(VD(lo), Half), u = __builtin_convertvector(VD(hi), Half);
-  return BF(VF(__builtin_shufflevector(l, u, I..., h + I...)));
-}
-
-// fn (a generic lambda over batches) on double batches: float lanes widened, computed in double
-// and rounded once; double batches as they are.
-template <class B, class Fn, class... X>
-[[gnu::always_inline]] inline B in_double(Fn fn, B x, X... y) {
-  if constexpr (sizeof(typename B::value_type) == 8) {
-    return fn(x, y...);
-  } else {
-    constexpr auto seq = std::make_index_sequence<B::size / 2>{};
-    const auto hx = split(x, seq);
-    const auto lo = fn(hx.lo, split(y, seq).lo...), hi = fn(hx.hi, split(y, seq).hi...);
-    return join<B>(lo, hi, seq);
-  }
-}
 
 // Two-operand patch_lanes: lanes where `edge` holds take fn(x, y) of the scalars.
 template <class B, class M, class Fn>
@@ -219,18 +167,25 @@ B tan(B x) {
   return patch_lanes(r, x, !(abs(x) <= B(trig::kMax)), [](S v) { return std::tan(v); });
 }
 
+// float32: f32_kernels.hpp's atan2 in double, lanes with an infinite or NaN operand through
+// std::atan2. float64: xsimd's, zeros, infinities and NaN through std::atan2.
 template <class B>
 B atan2(B y, B x) {
   using S = typename B::value_type;
-  const B r = in_double([](auto a, auto b) { return adl::atan2_of(a, b); }, y, x);
-  return patch_lanes2(r, y, x, non_finite(x) || non_finite(y) || x == B(0) || y == B(0),
-                      [](S a, S b) { return std::atan2(a, b); });
+  auto c_atan2 = [](S a, S b) { return std::atan2(a, b); };
+  if constexpr (sizeof(S) == 4) {
+    const B r = in_double([](auto a, auto b) { return f32::atan2_finite(a, b); }, y, x);
+    return patch_lanes2(r, y, x, non_finite(x) || non_finite(y), c_atan2);
+  } else {
+    const B r = adl::atan2_of(y, x);
+    return patch_lanes2(r, y, x, non_finite(x) || non_finite(y) || x == B(0) || y == B(0), c_atan2);
+  }
 }
 
-// float32: exp2(y * log2|x|) in double (an error near 2^-45 before the rounding to float), the
-// sign and NaN of negative x from y's parity, as C99's pow. Lanes with x = 0, x or y inf or NaN
-// take std::pow (pow(x, 0) = 1 and pow(1, y) = 1 even for NaN). float64: std::pow lane by lane,
-// as xsimd's exp(y * log x) loses about |y log x| ulp.
+// float32: f32_kernels.hpp's pow in double (within 2^-37 before the rounding to float), the sign
+// and NaN of negative x from y's parity, as C99's pow. Lanes with x = 0, x or y inf or NaN take
+// std::pow (pow(x, 0) = 1 and pow(1, y) = 1 even for NaN). float64: std::pow lane by lane, as
+// xsimd's exp(y * log x) loses about |y log x| ulp.
 template <class B>
 B pow(B x, B y) {
   using S = typename B::value_type;
@@ -238,16 +193,7 @@ B pow(B x, B y) {
   if constexpr (sizeof(S) == 8) {
     return each_lane2(x, y, c_pow);
   } else {
-    const B r = in_double(
-        [](auto a, auto b) {
-          using BD = decltype(a);
-          const BD m = adl::exp2_of(b * adl::log2_of(abs(a)));
-          const BD h = b * BD(0.5);
-          const auto odd = floor(h) != h && floor(b) == b;
-          const BD s = select(odd, BD(-1), BD(1)) * m;
-          return select(a < BD(0), select(floor(b) == b, s, BD(std::nan(""))), m);
-        },
-        x, y);
+    const B r = in_double([](auto a, auto b) { return f32::pow_finite(a, b); }, x, y);
     return patch_lanes2(r, x, y, non_finite(x) || non_finite(y) || x == B(0), c_pow);
   }
 }

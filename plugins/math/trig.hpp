@@ -13,8 +13,8 @@
 #pragma once
 #include <cmath>
 #include <cstddef>
-#include <utility>
 #include <type_traits>
+#include <utility>
 #if (defined(__AVX512F__) || defined(__FMA__)) && !defined(__CUDACC__)
 #include <immintrin.h>  // fused multiply-adds; float <-> double conversions of 512-bit registers
 #endif
@@ -105,9 +105,18 @@ template <bool Cos, class B>
 // with |sin(r)/r - 1 - z*p(z)| < 2^-33 (Chebyshev fit; r * (...) keeps sin(-0) = -0).
 template <bool Cos, class B>
 [[gnu::always_inline]] inline B sincos_f32(B x) {
-  const B t = Cos ? floor(x * B(kOneOverPi)) + B(kRound + 1) : x * B(kOneOverPi) + B(kRound);
-  const B q = Cos ? fmadd(t - B(kRound + 1), B(2), B(1)) : (t - B(kRound)) * B(2);
-  const B r = fmadd(q, B(-kC2f), fmadd(q, B(-kC1), x));
+  // sin: t from one fma and r = x - k*pi with pi/2's parts doubled (exact): two operations fewer
+  // than through q = 2k, the same r for a given k.
+  B r, t;
+  if constexpr (Cos) {
+    t = floor(x * B(kOneOverPi)) + B(kRound + 1);
+    const B q = fmadd(t - B(kRound + 1), B(2), B(1));
+    r = fmadd(q, B(-kC2f), fmadd(q, B(-kC1), x));
+  } else {
+    t = fmadd(x, B(kOneOverPi), B(kRound));
+    const B k = t - B(kRound);
+    r = fmadd(k, B(-2 * kC2f), fmadd(k, B(-2 * kC1), x));
+  }
   const B z = r * r;
   B p = fmadd(z, B(-0x1.9d808658e2ce7p-26), B(0x1.7194e54dbb814p-19));
   p = fmadd(z, p, B(-0x1.a018fcd3a4f10p-13));
