@@ -1,6 +1,8 @@
-// Core views as Eigen matrices: an Eigen::Map over the view's own memory where its strides are
-// positive multiples of the element size (no copy), else a copy in and out (negative, zero or odd
-// strides, which Eigen's Map does not take).
+// Core views as Eigen objects. Outputs are written through an Eigen::Map over the view's own memory
+// where its strides are positive multiples of the element size, else element by element (Eigen's
+// Map takes no negative or zero strides). Inputs of the factorizations are copied into the
+// factorization's storage, which it overwrites (as LAPACK's, and NumPy copies there too); vector
+// inputs are mapped where they are contiguous (with_vector).
 #pragma once
 #include <Eigen/Dense>
 #include <complex>
@@ -56,7 +58,8 @@ MMap<T> map(const View<T, 2>& v) {
   return MMap<T>(v.data, v.shape[0], v.shape[1], DynStride(v.strides[0] / k, v.strides[1] / k));
 }
 
-// The input as a dense matrix: mapped where it can be, else copied (any strides).
+// The input copied into a dense matrix: one Eigen assignment from a Map where the strides allow,
+// else element by element (any strides).
 template <class T>
 Mat<T> dense(const View<const T, 2>& v) {
   if (mappable(v)) return map(v);
@@ -71,6 +74,17 @@ Vec<T> dense(const View<const T, 1>& v) {
   Vec<T> x(v.shape[0]);
   for (std::int64_t i = 0; i < v.shape[0]; ++i) x(i) = v(i);
   return x;
+}
+
+// f(x) with x the vector as an Eigen expression: a Map of a contiguous vector, else a contiguous
+// copy (Eigen vectorizes only unit strides, so a strided Map would sum in another order and give
+// other bits than the contiguous copy of the same data).
+template <class T, class F>
+auto with_vector(const View<const T, 1>& v, F&& f) {
+  if (v.strides[0] == static_cast<std::int64_t>(sizeof(T))) {
+    return f(Eigen::Map<const Vec<T>>(v.data, v.shape[0]));
+  }
+  return f(dense(v));
 }
 
 // out = m, through a Map where out's strides allow.

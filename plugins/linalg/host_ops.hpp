@@ -1,8 +1,9 @@
 // The linear-algebra gufuncs' host loops, on Eigen. One call per instance (a matrix of the batch);
-// a core view maps into Eigen without a copy where its strides allow (eigen_maps.hpp). Instances
-// NumPy's np.linalg refuses (singular for inv/solve, not positive definite for cholesky) get NaN
-// in every output element, as NumPy's own gufuncs (numpy.linalg._umath_linalg) give them; the
-// checked calls of loom/linalg.hpp turn that NaN into a LinAlgError naming the instance.
+// outputs are written through Eigen maps of the core views where their strides allow
+// (eigen_maps.hpp). Instances NumPy's np.linalg refuses (singular for inv/solve, not positive
+// definite for cholesky) get NaN in every output element, as NumPy's own gufuncs
+// (numpy.linalg._umath_linalg) give them; the checked calls of loom/linalg.hpp turn that NaN into a
+// LinAlgError naming the instance.
 #pragma once
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -204,7 +205,7 @@ struct Svdvals {
 struct Norm {
   template <class T>
   void operator()(View<const T, 1> x, real_t<T>& out) const {
-    out = dense(x).stableNorm();
+    out = with_vector(x, [](const auto& v) { return v.stableNorm(); });
   }
 };
 
@@ -212,7 +213,10 @@ struct Norm {
 struct Vecdot {
   template <class T>
   void operator()(View<const T, 1> x, View<const T, 1> y, T& out) const {
-    out = dense(x).dot(dense(y));  // Eigen's dot conjugates its first operand too
+    // Eigen's dot conjugates its first operand too.
+    out = with_vector(x, [&](const auto& a) {
+      return with_vector(y, [&](const auto& b) { return T(a.dot(b)); });
+    });
   }
 };
 

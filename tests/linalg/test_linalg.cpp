@@ -326,6 +326,12 @@ TEST_P(Linalg, NormVecdotCross) {
                       a[0] * c[1] - a[1] * c[0]};
     for (int i = 0; i < 3; ++i) EXPECT_LE(std::abs(cv[b * 3 + i] - want[i]), tol(2));
   }
+  // Strided vectors (copied) give the bits of their contiguous copies (mapped).
+  const Array long_x = matrices(g, 2, 1, 40, dt(), 0).reshape({2, 40});
+  const Array long_y = matrices(g, 2, 1, 40, dt(), 0).reshape({2, 40});
+  const Array sx = long_x.slice(1, 0, 40, 2), sy = long_y.slice(1, 1, 40, 2);
+  EXPECT_EQ(vals(call("norm", {sx})[0]), vals(call("norm", {sx.copy()})[0]));
+  EXPECT_EQ(vals(call("vecdot", {sx, sy})[0]), vals(call("vecdot", {sx.copy(), sy.copy()})[0]));
 }
 
 TEST_P(Linalg, SingularInstancesAsNumPysGufuncs) {
