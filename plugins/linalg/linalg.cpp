@@ -1,6 +1,5 @@
-// The linalg plugin's host library (libloom_linalg.so, for targets cpu and parallel): Eigen loops.
-#include "host_ops.hpp"
-#include "loom/def/gufunc.hpp"
+// The linalg plugin's host library (libloom_linalg.so, for targets cpu and parallel): its entry
+// point. The Eigen loops are instantiated group by group in linalg_<group>.cpp (table.hpp).
 #include "loom/plugin.hpp"
 #include "table.hpp"
 
