@@ -116,7 +116,9 @@ struct Inv {
 struct Solve {
   template <class T>
   void operator()(View<const T, 2> a, View<const T, 2> b, View<T, 2> x) const {
-    if (a.shape[0] == 0) return;
+    // Nothing to solve for (and Eigen's triangular solve binds a reference to an empty b's first
+    // coefficient, undefined behaviour UBSan reports).
+    if (a.shape[0] == 0 || b.shape[1] == 0) return;
     const Eigen::PartialPivLU<Mat<T>> lu(dense(a));
     if (detail::singular(lu)) return fill_nan(x);
     store(x, Mat<T>(lu.solve(dense(b))));

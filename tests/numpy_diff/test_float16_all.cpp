@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loom/loom.hpp"
+#include "python.hpp"
 
 namespace numpy_diff {
 namespace {
@@ -38,8 +39,8 @@ const Table& table() {
   static const Table t = [] {
     Table r;
     const std::string path = std::string(LOOM_NUMPY_DIFF_DIR) + "/float16_all.bin";
-    const std::string cmd =
-        std::string("'") + LOOM_PYTHON3 + "' '" + LOOM_FLOAT16_ALL_SCRIPT + "' '" + path + "'";
+    const std::string cmd = std::string("'") + loom::numpy_diff::python3() + "' '" +
+                            LOOM_FLOAT16_ALL_SCRIPT + "' '" + path + "'";
     if (const int rc = std::system(cmd.c_str()); rc != 0) {
       r.error = "`" + cmd + "` failed (status " + std::to_string(rc) +
                 "): NumPy missing? scripts/setup-deps installs it";

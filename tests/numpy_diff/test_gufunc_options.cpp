@@ -23,6 +23,7 @@
 #include "loom/runtime.hpp"
 // After the def headers: the table uses whichever loom::def functions are in scope.
 #include "../core/define_ops.hpp"
+#include "python.hpp"
 
 namespace numpy_diff {
 namespace {
@@ -51,14 +52,14 @@ const Cases& cases() {
     const long count = n && *n ? std::strtol(n, nullptr, 10) : 3000;
     const std::string path =
         std::string(LOOM_NUMPY_DIFF_DIR) + "/gufunc-cases-" + std::to_string(r.seed) + ".jsonl";
-    const std::string cmd = std::string("'") + LOOM_PYTHON3 + "' '" + LOOM_GUFUNC_CASES_SCRIPT +
-                            "' " + std::to_string(r.seed) + " " + std::to_string(count) + " '" +
-                            path + "'";
+    const std::string cmd = std::string("'") + loom::numpy_diff::python3() + "' '" +
+                            LOOM_GUFUNC_CASES_SCRIPT + "' " + std::to_string(r.seed) + " " +
+                            std::to_string(count) + " '" + path + "'";
     std::printf("gufunc numpy_diff: seed %llu (LOOM_NUMPY_DIFF_SEED replays it)\n",
                 static_cast<unsigned long long>(r.seed));
     const int st = std::system(cmd.c_str());
     const int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    if (code == 3) r.error = "NumPy is not installed for " + std::string(LOOM_PYTHON3);
+    if (code == 3) r.error = "NumPy is not installed for " + loom::numpy_diff::python3();
     if (code != 0 && r.error.empty()) r.error = "gufunc_cases.py failed: " + cmd;
     if (!r.error.empty()) return r;
     std::ifstream in(path);

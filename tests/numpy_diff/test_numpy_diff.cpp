@@ -23,6 +23,7 @@
 
 #include "compare.hpp"
 #include "differences.hpp"
+#include "python.hpp"
 #include "replay.hpp"
 
 namespace numpy_diff {
@@ -61,9 +62,9 @@ Suite& suite() {
                                    : std::random_device{}() % 1000000000u;
     r.count = env_int("LOOM_NUMPY_DIFF_COUNT", 10000);
     r.path = std::string(LOOM_NUMPY_DIFF_DIR) + "/cases-" + std::to_string(r.seed) + ".jsonl";
-    const std::string cmd = std::string("'") + LOOM_PYTHON3 + "' '" + LOOM_NUMPY_DIFF_SCRIPT +
-                            "' " + std::to_string(r.seed) + " " + std::to_string(r.count) + " '" +
-                            r.path + "'";
+    const std::string cmd = std::string("'") + loom::numpy_diff::python3() + "' '" +
+                            LOOM_NUMPY_DIFF_SCRIPT + "' " + std::to_string(r.seed) + " " +
+                            std::to_string(r.count) + " '" + r.path + "'";
     const char* file = std::getenv("LOOM_NUMPY_DIFF_FILE");
     if (file && *file) {
       r.path = file;
@@ -78,12 +79,12 @@ Suite& suite() {
     const int st = file && *file ? 0 : std::system(cmd.c_str());
     const int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     if (code == 127) {
-      r.error = std::string("cannot run ") + LOOM_PYTHON3 +
+      r.error = std::string("cannot run ") + loom::numpy_diff::python3() +
                 " (configure with -DLOOM_PYTHON3=<python3 with NumPy>, or run scripts/setup-deps)";
       return r;
     }
     if (code == 3) {
-      r.error = std::string("NumPy is not installed for ") + LOOM_PYTHON3 +
+      r.error = std::string("NumPy is not installed for ") + loom::numpy_diff::python3() +
                 ": run scripts/setup-deps (it installs NumPy from PyPI)";
       return r;
     }
