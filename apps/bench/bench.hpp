@@ -17,6 +17,7 @@ struct Sizes {
   Shape cube{256, 256, 256};      // the seeds' 3-D maximum
   Shape sum_row{4096, 64, 256};   // (instances, n, m); first axis /16 with LOOM_BENCH_SMALL=1
   double large_min_time = 0.2;    // seconds; large cases run only a few iterations
+  std::int64_t linalg_batch = 1'000'000;  // 4x4 matrices per batched linalg case; /16 when small
 };
 
 Sizes sizes_from_env();
@@ -47,6 +48,12 @@ void register_outs_cases(const Runtime& rt, const std::string& target, const Siz
 // and exp float16 and complex64 (cuda device arrays); only where the op has the loop.
 void register_catalogue_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                               bool device);
+// Batched linear algebra (apps/bench/linalg_cases.cpp): matmul, det, inv of sizes.linalg_batch
+// 4x4 float64 matrices, matmul of 64 256x256 float32 (device targets), one float64 solve (4096 on
+// a device, 1024 on the host). Registered as register_loom_cases is: device=false on a device
+// target gives "<target>_host" cases on host arrays.
+void register_linalg_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                           bool device = false);
 // Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
 void register_baselines(const Sizes& sizes);
 

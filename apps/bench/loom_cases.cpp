@@ -412,6 +412,7 @@ Sizes sizes_from_env() {
     s.large = 4 << 20;
     s.huge = 0;
     s.sum_row[0] /= 16;
+    s.linalg_batch /= 16;
   }
   return s;
 }

@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
       loom::bench::register_method_cases(rt, t.target, sizes, device);
       if (!device) loom::bench::register_outs_cases(rt, t.target, sizes);
       loom::bench::register_catalogue_cases(rt, t.target, sizes, device);
+      loom::bench::register_linalg_cases(rt, t.target, sizes);
+      if (device) loom::bench::register_linalg_cases(rt, t.target, sizes, /*device=*/true);
     }
     loom::bench::register_baselines(sizes);
   } catch (const loom::Error& e) {

@@ -64,6 +64,8 @@ class Sizes:
         self.large_n = (4 << 20) if small else (64 << 20)
         self.cube = (256, 256, 256)
         self.sum_row = (4096 // 16, 64, 256) if small else (4096, 64, 256)
+        # 4x4 matrices per batched linalg case (apps/bench/bench.hpp's linalg_batch).
+        self.linalg_batch = 1_000_000 // 16 if small else 1_000_000
         # The issues' reduction goal is a sum of 2^28 float32; only in full runs.
         self.sum_sizes = (self.small_n, self.large_n) if small else (self.small_n, self.large_n,
                                                                      1 << 28)
@@ -965,6 +967,86 @@ def catalogue_groups(P, S):
     return groups
 
 
+# Batched linear algebra (issue 14): loom-bench's apps/bench/linalg_cases.cpp. NumPy on the host
+# cases' sizes, CuPy (device arrays, and host arrays with transfers) on the device ones; cupy.matmul
+# on 3-d arrays is cuBLAS's gemmStridedBatched, the baseline for loom's batched matmul.
+LINALG_BATCH256, LINALG_SOLVE_HOST, LINALG_SOLVE_DEVICE = 64, 1024, 4096
+
+
+def linalg_matrices(shape, diag, seed, dtype=np.float64):
+    """uniform(-1, 1) matrices plus diag on each diagonal, as loom-bench's (another generator)."""
+    a = np.random.default_rng(seed).uniform(-1, 1, shape)
+    a += diag * np.eye(shape[-1])
+    return a.astype(dtype)
+
+
+def linalg_runners(P, op, peers):
+    """np.matmul (out=) / np.linalg.det / inv / solve, and cupy's of the same name; numpy.linalg
+    and cupy.linalg have no out=, so those allocate their result per call (loom's cases give
+    out=)."""
+
+    def fn_of(mod):
+        if op == "matmul":
+            return mod.matmul
+        return getattr(mod.linalg, op)
+
+    def numpy_(inp):
+        f = fn_of(np)
+        if op == "matmul":
+            out = np.matmul(*inp)
+            return (lambda: f(*inp, out=out)), "host"
+        return (lambda: f(*inp)), "host"
+
+    def cupy_(inp):
+        cp = P.cp
+        f = fn_of(cp)
+        d = [cp.asarray(a) for a in inp]
+        if op == "matmul":
+            out = cp.matmul(*d)
+            return (lambda: f(*d, out=out)), "cupy"
+        return (lambda: f(*d)), "cupy"
+
+    def cupy_host(inp):
+        cp = P.cp
+        f = fn_of(cp)
+        return (lambda: f(*[cp.asarray(a) for a in inp]).get()), "host"
+
+    runners = {"numpy": numpy_, "cupy": cupy_, "cupy_host": cupy_host}
+    return {p: runners[p] for p in peers}
+
+
+def linalg_groups(P, S):
+    groups = []
+    b = S.linalg_batch
+    small = (b, 4, 4)
+    key = shape_label(small)
+    every = ("numpy", "cupy", "cupy_host")
+    groups.append(Group(f"matmul/float64/{key}",
+                        lambda: [linalg_matrices(small, 0, 141), linalg_matrices(small, 0, 142)],
+                        np.matmul, 3 * b * 16 * 8, b, 1e-12,
+                        linalg_runners(P, "matmul", every)))
+    groups.append(Group(f"det/float64/{key}", lambda: [linalg_matrices(small, 4, 143)],
+                        np.linalg.det, b * (16 + 1) * 8, b, 1e-10,
+                        linalg_runners(P, "det", every)))
+    groups.append(Group(f"inv/float64/{key}", lambda: [linalg_matrices(small, 4, 143)],
+                        np.linalg.inv, 2 * b * 16 * 8, b, 1e-10,
+                        linalg_runners(P, "inv", every)))
+    big = (LINALG_BATCH256, 256, 256)
+    groups.append(Group(f"matmul/float32/{shape_label(big)}",
+                        lambda: [linalg_matrices(big, 0, 144, np.float32),
+                                 linalg_matrices(big, 0, 145, np.float32)],
+                        lambda x, y: np.matmul(x.astype(np.float64), y.astype(np.float64)),
+                        3 * math.prod(big) * 4, LINALG_BATCH256, 1e-5,
+                        linalg_runners(P, "matmul", ("cupy", "cupy_host"))))
+    for n, peers in ((LINALG_SOLVE_HOST, ("numpy",)), (LINALG_SOLVE_DEVICE, ("cupy", "cupy_host"))):
+        groups.append(Group(f"solve/float64/{n}x{n}",
+                            lambda n=n: [linalg_matrices((n, n), 0, 146),
+                                         np.random.default_rng(147).uniform(-1, 1, (n, 1))],
+                            np.linalg.solve, (n * n + 2 * n) * 8, 1, 1e-8,
+                            linalg_runners(P, "solve", peers)))
+    return groups
+
+
 def build_groups(P, S):
     groups = []
     two_pi = 2 * math.pi
@@ -1109,6 +1191,7 @@ def build_groups(P, S):
                             lambda n=n: [np.linspace(0, 1, n, dtype=f32)], None,
                             nbytes(n, f32, 1), n, 0.0, transfer_runners(P, d)))
     groups += catalogue_groups(P, S)
+    groups += linalg_groups(P, S)
     return groups
 
 

@@ -26,6 +26,7 @@
 #include "loom/def/ufunc.hpp"
 #include "loom/error.hpp"
 #include "loom/layout.hpp"
+#include "loom/linalg.hpp"
 #include "loom/plugin.hpp"
 #include "loom/runtime.hpp"
 #include "loom/signature.hpp"
@@ -87,6 +88,7 @@ std::string class_of(const Error& e) {
   if (dynamic_cast<const ParseError*>(&e)) return "ParseError";
   if (dynamic_cast<const TypeError*>(&e)) return "TypeError";
   if (dynamic_cast<const ShapeError*>(&e)) return "ShapeError";
+  if (dynamic_cast<const LinAlgError*>(&e)) return "LinAlgError";  // before its base
   if (dynamic_cast<const ValueError*>(&e)) return "ValueError";
   if (dynamic_cast<const TargetError*>(&e)) return "TargetError";
   if (dynamic_cast<const LookupError*>(&e)) return "LookupError";
@@ -164,8 +166,9 @@ INSTANTIATE_TEST_SUITE_P(Errors, Catalogue, ::testing::ValuesIn(catalogue()), []
 TEST(CatalogueDocument, EntriesAreWellFormedAndUnique) {
   ASSERT_FALSE(catalogue().empty()) << "no entries parsed from " << LOOM_ERRORS_MD;
   const std::set<std::string> classes = {
-      "ParseError",  "TypeError",   "ShapeError",  "ValueError",  "TargetError", "LookupError",
-      "PluginError", "DeviceError", "LaunchError", "KernelError", "IndexError",  "TransferError"};
+      "ParseError",  "TypeError",     "ShapeError",  "ValueError",  "TargetError",
+      "LookupError", "PluginError",   "DeviceError", "LaunchError", "KernelError",
+      "IndexError",  "TransferError", "LinAlgError"};
   const std::set<std::string> needs = {"none", "gpu", "internal"};
   std::set<std::string> seen;
   for (const auto& e : catalogue()) {
