@@ -1,6 +1,6 @@
 // plugins/linalg against closed forms computed in long double (a @ solve(a, b) = b, inv(a) @ a =
 // I, L L^H = a, V diag(w) V^H = a, Q R = a, ...) on batches of random well-conditioned matrices,
-// every dtype, every host target; broadcast batch dims, transposed and strided
+// every dtype, every target (cuda with host arrays); broadcast batch dims, transposed and strided
 // views; the singular instances (NaN, as NumPy's gufuncs; 0 and -inf for det and slogdet).
 #include <gtest/gtest.h>
 
@@ -176,6 +176,14 @@ TEST_P(Linalg, EighReconstructsTheMatrix) {
 
 TEST_P(Linalg, QrAndSvdvalsWithOutputsOfMinMN) {
   std::mt19937 g(8);
+  if (target() == "cuda") {  // host-only ops: an error on cuda, never a silent fallback
+    const Array a = matrices(g, 1, 3, 3, dt(), 1);
+    Array q = loom::empty({1, 3, 3}, dt()), r = loom::empty({1, 3, 3}, dt());
+    EXPECT_THROW(call("qr", {a}, {q, r}), loom::Error);
+    Array s = loom::empty({1, 3}, real_of(dt()));
+    EXPECT_THROW(call("svdvals", {a}, {s}), loom::Error);
+    return;
+  }
   for (auto [m, n] : {std::pair{5, 3}, {3, 5}, {4, 4}, {1, 6}}) {
     const int k = std::min(m, n);
     const Array a = matrices(g, 3, m, n, dt(), 1);
@@ -256,6 +264,14 @@ const DType kTypes[] = {DType::float32, DType::float64, DType::complex64, DType:
 INSTANTIATE_TEST_SUITE_P(Host, Linalg,
                          ::testing::Combine(::testing::Values("cpu", "parallel"),
                                             ::testing::ValuesIn(kTypes)),
+                         [](const auto& i) {
+                           return std::get<0>(i.param) + "_" +
+                                  std::string(loom::name(std::get<1>(i.param)));
+                         });
+// The same checks on cuda with host arrays (test_linalg_cuda.cpp: device arrays, large sizes);
+// skipped with the reason where there is no GPU.
+INSTANTIATE_TEST_SUITE_P(Cuda, Linalg,
+                         ::testing::Combine(::testing::Values("cuda"), ::testing::ValuesIn(kTypes)),
                          [](const auto& i) {
                            return std::get<0>(i.param) + "_" +
                                   std::string(loom::name(std::get<1>(i.param)));

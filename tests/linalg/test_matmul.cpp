@@ -153,7 +153,7 @@ TEST_P(Matmul, EmptyInnerDimGivesZeros) {
 
 const DType kTypes[] = {DType::float32, DType::float64, DType::complex64, DType::complex128};
 INSTANTIATE_TEST_SUITE_P(AllTargets, Matmul,
-                         ::testing::Combine(::testing::Values("cpu", "parallel"),
+                         ::testing::Combine(::testing::Values("cpu", "parallel", "cuda"),
                                             ::testing::ValuesIn(kTypes)),
                          [](const auto& i) {
                            return std::get<0>(i.param) + "_" +
