@@ -1,14 +1,16 @@
 // A gufunc call's operands as batches of matrices for cuBLAS and cuSOLVER, which take dense
 // column-major matrices (LAPACK's layout) at a fixed distance: the kernels that gather an operand
 // of any strides into such a buffer and scatter a result back (NaN for the instances the library
-// reported failed), and the hand-written loop's hold on the generic device loop it hands the
-// small sizes to (Registrar::replace_loop). Only included by .cu files.
+// reported failed), the hand-written loop's hold on the generic device loop it hands the small
+// sizes to (Registrar::replace_loop), and the registration of ops that have toolkit loops only.
+// Only included by .cu files.
 #pragma once
 #include <algorithm>
 #include <deque>
 #include <string>
 
 #include "device_ops.cuh"
+#include "loom/def/desc.hpp"
 #include "loom/def/launch.cuh"
 #include "loom/error.hpp"
 #include "loom/exec.hpp"
@@ -60,19 +62,38 @@ __global__ void gather(Operand a, T* dst, std::int64_t batch) {
   }
 }
 
-// Instance b of out = src[b] (column-major, leading dimension rows); NaN where failed[b] != 0
-// (the library's info), zeros above the diagonal where `lower`.
+// Which part of a matrix a scatter keeps; the other triangle gets zeros.
+enum class Part : std::uint8_t { all, lower, upper };
+
+// Where instance b's matrix lies in a dense buffer: element (i, j) at b * stride + j * ld + i.
+struct Dense {
+  std::int64_t ld = 0, stride = 0;  // 0: out's rows, and rows * cols
+};
+
+// Instance b of out = src[b] (column-major); NaN where failed[b] != 0 (the library's info).
 template <class T>
-__global__ void scatter(const T* src, Operand out, std::int64_t batch, const int* failed,
-                        bool lower) {
+__global__ void scatter(const T* src, Dense d, Operand out, std::int64_t batch, const int* failed,
+                        Part part) {
+  const std::int64_t per = out.rows * out.cols, total = batch * per;
+  const std::int64_t ld = d.ld ? d.ld : out.rows, stride = d.stride ? d.stride : per;
+  const std::int64_t step = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < total; t += step) {
+    const std::int64_t b = t / per, r = t - b * per, j = r / out.rows, i = r - j * out.rows;
+    T v = src[b * stride + j * ld + i];
+    if ((part == Part::lower && j > i) || (part == Part::upper && j < i)) v = T(0);
+    if (failed && failed[b] != 0) v = dev::nan_of<T>();
+    *reinterpret_cast<T*>(out.at(b) + i * out.s0 + j * out.s1) = v;
+  }
+}
+
+// Every element of every instance of out = NaN (an out= of the wrong size, as the host loops).
+template <class T>
+__global__ void fill_nan(Operand out, std::int64_t batch) {
   const std::int64_t per = out.rows * out.cols, total = batch * per;
   const std::int64_t step = std::int64_t{gridDim.x} * blockDim.x;
   for (std::int64_t t = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < total; t += step) {
     const std::int64_t b = t / per, r = t - b * per, j = r / out.rows, i = r - j * out.rows;
-    T v = src[t];
-    if (lower && j > i) v = T(0);
-    if (failed && failed[b] != 0) v = dev::nan_of<T>();
-    *reinterpret_cast<T*>(out.at(b) + i * out.s0 + j * out.s1) = v;
+    *reinterpret_cast<T*>(out.at(b) + i * out.s0 + j * out.s1) = dev::nan_of<T>();
   }
 }
 
@@ -92,10 +113,15 @@ void gather_into(const Operand& a, T* dst, std::int64_t batch, cudaStream_t s) {
 }
 template <class T>
 void scatter_from(const T* src, const Operand& out, std::int64_t batch, const int* failed,
-                  cudaStream_t s, bool lower = false) {
+                  cudaStream_t s, Part part = Part::all, Dense d = {}) {
   scatter<T>
-      <<<blocks_for(batch * out.rows * out.cols), 256, 0, s>>>(src, out, batch, failed, lower);
+      <<<blocks_for(batch * out.rows * out.cols), 256, 0, s>>>(src, d, out, batch, failed, part);
   def::cu::check_launch("linalg: scattering a batch");
+}
+template <class T>
+void fill_nan_in(const Operand& out, std::int64_t batch, cudaStream_t s) {
+  fill_nan<T><<<blocks_for(batch * out.rows * out.cols), 256, 0, s>>>(out, batch);
+  def::cu::check_launch("linalg: filling with NaN");
 }
 template <class T>
 void pointers_into(T** p, T* base, std::int64_t stride, std::int64_t batch, cudaStream_t s) {
@@ -141,6 +167,26 @@ void replace_all(Registrar& reg, const std::string& op, const char* what, Pick p
     return;
   }
   throw PluginError("linalg: no op '" + op + "' to replace the loops of");
+}
+
+template <class S>
+struct input_of;
+template <class R, class A>
+struct input_of<R(A)> {
+  using type = A;
+};
+
+// Adds an op whose cuda loops are all hand-written toolkit loops, no device functor: Args gives
+// the argument shapes the descriptor checks (def/desc.hpp), Loop<T>::run the loop of input dtype T.
+template <class Args, template <class> class Loop, class... Sigs>
+void add_toolkit_op(Registrar& reg, const char* name, const char* layout, const char* doc,
+                    const char* what) {
+  reg.add(def::gufunc_desc<Args, Sigs...>(name, layout, doc, [what](LoopImpl* impl, auto sig) {
+    using T = typename input_of<typename decltype(sig)::type>::type;
+    LoopImpl& l = impl[static_cast<int>(Family::cuda)];
+    l.device_gufunc = &Loop<T>::run;
+    l.hand_written = what;
+  }));
 }
 
 }  // namespace loom::linalg::batch

@@ -1,6 +1,6 @@
 // The linalg plugin's CUDA table: the ops of table.hpp that run on cuda, over the same dtypes
 // (complex as cuda::std::complex, loom/def/complex.cuh), one group per translation unit
-// (linalg_<group>.cu). qr and svdvals are host-only (docs/linalg.md). Only included by .cu files.
+// (linalg_<group>.cu). Only included by .cu files.
 #pragma once
 #include <cuda/std/complex>
 
@@ -24,12 +24,14 @@ namespace loom::linalg {
 
 void register_lu_cuda(Registrar& reg);      // det, slogdet, inv, solve, solve1
 void register_eig_cuda(Registrar& reg);     // cholesky, eigh, eigvalsh
+void register_qr_svd_cuda(Registrar& reg);  // qr, svdvals
 void register_vec_cuda(Registrar& reg);     // norm, vecdot, cross
 void register_matmul_cuda(Registrar& reg);  // matmul
 
 inline void register_linalg_cuda(Registrar& reg) {
   register_lu_cuda(reg);
   register_eig_cuda(reg);
+  register_qr_svd_cuda(reg);
   register_vec_cuda(reg);
   register_matmul_cuda(reg);
 }

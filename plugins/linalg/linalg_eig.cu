@@ -13,8 +13,8 @@ namespace loom::linalg {
 namespace shapes {
 
 // The argument shapes of eigh and eigvalsh for the descriptor's checks (def/desc.hpp); their
-// loops are eigh_loop, never an instance functor (declared only; named, not anonymous, so that
-// nvcc does not warn about declarations it never sees referenced).
+// loops are eigh_loop (EighL, EigvalshL), never an instance functor (declared only; named, not
+// anonymous, so that nvcc does not warn about declarations it never sees referenced).
 struct EighArgs {
   template <class T>
   void operator()(View<const T, 2>, View<dev::real_t<T>, 1>, View<T, 2>) const;
@@ -50,7 +50,7 @@ void cholesky_loop(const GufuncCall& c, const void* data) {
                               info.p, batch::as_int(count, "the batch")),
             "cusolverDn<t>potrfBatched");
   batch::scatter_from(a.p, batch::operand(c, 1, n, n, st[2], st[3]), count, info.p, s,
-                      /*lower=*/true);
+                      batch::Part::lower);
 }
 
 // Jacobi's parameters (tolerance: machine precision, 100 sweeps, sorted values): cuSOLVER's
@@ -106,22 +106,14 @@ void eigh_loop(const GufuncCall& c, const void*) {
   }
 }
 
-template <class S>
-struct input_of;
-template <class R, class A>
-struct input_of<R(A)> {
-  using type = A;
+template <class T>
+struct EighL {
+  static void run(const GufuncCall& c, const void* d) { eigh_loop<T, true>(c, d); }
 };
-
-template <class Args, bool kVectors, class... Sigs>
-void add_eigen(Registrar& reg, const char* name, const char* layout, const char* doc) {
-  reg.add(def::gufunc_desc<Args, Sigs...>(name, layout, doc, [](LoopImpl* impl, auto sig) {
-    using T = typename input_of<typename decltype(sig)::type>::type;
-    LoopImpl& l = impl[static_cast<int>(Family::cuda)];
-    l.device_gufunc = &eigh_loop<T, kVectors>;
-    l.hand_written = "cusolverDn syevjBatched (n <= 32), syevd per matrix above";
-  }));
-}
+template <class T>
+struct EigvalshL {
+  static void run(const GufuncCall& c, const void* d) { eigh_loop<T, false>(c, d); }
+};
 
 template <class T>
 struct CholeskyL {
@@ -148,11 +140,13 @@ void register_eig_cuda(Registrar& reg) {
                            return &CholeskyL<c128>::run;
                        }
                      });
-  add_eigen<shapes::EighArgs, true, outs<f32, f32>(f32), outs<f64, f64>(f64), outs<f32, c64>(c64),
-            outs<f64, c128>(c128)>(reg, "eigh", "(n,n)->(n),(n,n)",
-                                   "eigenvalues and eigenvectors of a Hermitian matrix");
-  add_eigen<shapes::EigvalshArgs, false, f32(f32), f64(f64), f32(c64), f64(c128)>(
-      reg, "eigvalsh", "(n,n)->(n)", "eigenvalues of a Hermitian matrix");
+  constexpr const char* kEigen = "cusolverDn syevjBatched (n <= 32), syevd per matrix above";
+  batch::add_toolkit_op<shapes::EighArgs, EighL, outs<f32, f32>(f32), outs<f64, f64>(f64),
+                        outs<f32, c64>(c64), outs<f64, c128>(c128)>(
+      reg, "eigh", "(n,n)->(n),(n,n)", "eigenvalues and eigenvectors of a Hermitian matrix",
+      kEigen);
+  batch::add_toolkit_op<shapes::EigvalshArgs, EigvalshL, f32(f32), f64(f64), f32(c64), f64(c128)>(
+      reg, "eigvalsh", "(n,n)->(n)", "eigenvalues of a Hermitian matrix", kEigen);
 }
 
 }  // namespace loom::linalg

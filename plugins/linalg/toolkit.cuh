@@ -147,6 +147,15 @@ LOOM_TK_4(syevj_batched, cusolverDnSsyevjBatched, cusolverDnDsyevjBatched, cusol
 LOOM_TK_4(syevd_size, cusolverDnSsyevd_bufferSize, cusolverDnDsyevd_bufferSize,
           cusolverDnCheevd_bufferSize, cusolverDnZheevd_bufferSize)
 LOOM_TK_4(syevd, cusolverDnSsyevd, cusolverDnDsyevd, cusolverDnCheevd, cusolverDnZheevd)
+LOOM_TK_4(geqrf_size, cusolverDnSgeqrf_bufferSize, cusolverDnDgeqrf_bufferSize,
+          cusolverDnCgeqrf_bufferSize, cusolverDnZgeqrf_bufferSize)
+LOOM_TK_4(geqrf, cusolverDnSgeqrf, cusolverDnDgeqrf, cusolverDnCgeqrf, cusolverDnZgeqrf)
+LOOM_TK_4(orgqr_size, cusolverDnSorgqr_bufferSize, cusolverDnDorgqr_bufferSize,
+          cusolverDnCungqr_bufferSize, cusolverDnZungqr_bufferSize)
+LOOM_TK_4(orgqr, cusolverDnSorgqr, cusolverDnDorgqr, cusolverDnCungqr, cusolverDnZungqr)
+LOOM_TK_4(gesvd_size, cusolverDnSgesvd_bufferSize, cusolverDnDgesvd_bufferSize,
+          cusolverDnCgesvd_bufferSize, cusolverDnZgesvd_bufferSize)
+LOOM_TK_4(gesvd, cusolverDnSgesvd, cusolverDnDgesvd, cusolverDnCgesvd, cusolverDnZgesvd)
 #undef LOOM_TK_4
 
 }  // namespace loom::linalg::tk

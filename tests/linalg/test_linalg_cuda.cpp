@@ -2,10 +2,12 @@
 // device arrays, gives cpu's result within the dtype's tolerance, on both sides of the switch from
 // the device loops (n <= 8) to cuBLAS / cuSOLVER (n = 9, 17, 64, 256; eigh's Jacobi up to 32 and
 // syevd above), on broadcast batch dims, transposed and strided operands, and the singular and
-// indefinite instances (NaN, 0 and -inf where the host gives them). Without a GPU every test skips
-// with the reason.
+// indefinite instances (NaN, 0 and -inf where the host gives them); qr and svdvals (cuSOLVER, one
+// matrix after another) by Q R = a, Q^H Q = I and cpu's singular values. Without a GPU every test
+// skips with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -269,12 +271,60 @@ TEST_P(LinalgCuda, SingularAndIndefiniteInstancesAsTheHost) {
   }
 }
 
-TEST_P(LinalgCuda, QrAndSvdvalsAreHostOnly) {
-  const Array a = loom::zeros({3, 3}, dt());
-  Array q = loom::empty({3, 3}, dt()), r = loom::empty({3, 3}, dt());
-  EXPECT_THROW(on("cuda", "qr", {a}, {q, r}), loom::Error);
-  Array s = loom::empty({3}, real_of(dt()));
-  EXPECT_THROW(on("cuda", "svdvals", {a}, {s}), loom::Error);
+// qr and svdvals take k = min(m, n) from their outputs: given on the host, and on the device for
+// the device-array calls.
+TEST_P(LinalgCuda, QrReconstructsAndSvdvalsLikeCpu) {
+  std::mt19937 g(29);
+  const int shapes[][2] = {{2, 2}, {5, 3}, {3, 5}, {1, 6}, {40, 17}, {17, 40}, {64, 64}};
+  for (const auto& sh : shapes) {
+    const int m = sh[0], n = sh[1], k = std::min(m, n), batch = 3;
+    const Array a = matrices(g, batch, m, n, dt(), 1);
+    const auto av = vals(a);
+    const long double scale = 1 + maxabs(av);
+    for (bool device : {false, true}) {
+      const std::string where = device ? "cuda" : "host";
+      auto out = [&](Shape s, DType t) {
+        return device ? runtime().empty(s, t, "cuda") : loom::empty(s, t);
+      };
+      const Array in = device ? runtime().to_device(a, "cuda") : a;
+      Array q = out({batch, m, k}, dt()), r = out({batch, k, n}, dt());
+      on("cuda", "qr", {in}, {q, r});
+      const auto qv = vals(runtime().to_host(q)), rv = vals(runtime().to_host(r));
+      for (int b = 0; b < batch; ++b) {
+        const auto p = matmul(&qv[b * m * k], &rv[b * k * n], m, k, n);
+        for (int e = 0; e < m * n; ++e)
+          EXPECT_LE(std::abs(p[e] - av[b * m * n + e]), tol(std::max(m, n), scale))
+              << where << " Q R, " << m << "x" << n << " element " << e;
+        for (int i = 0; i < k; ++i)
+          for (int j = 0; j < i && j < n; ++j)
+            EXPECT_EQ(rv[b * k * n + i * n + j], C(0)) << where << " R below the diagonal";
+        for (int i = 0; i < k; ++i)  // Q^H Q = I
+          for (int j = 0; j < k; ++j) {
+            C d = 0;
+            for (int e = 0; e < m; ++e)
+              d += std::conj(qv[b * m * k + e * k + i]) * qv[b * m * k + e * k + j];
+            EXPECT_LE(std::abs(d - C(i == j ? 1 : 0)), tol(m)) << where << " Q^H Q";
+          }
+      }
+      Array sv = out({batch, k}, real_of(dt()));
+      on("cuda", "svdvals", {in}, {sv});
+      Array want = loom::empty({batch, k}, real_of(dt()));
+      on("cpu", "svdvals", {a}, {want});
+      const auto gv = vals(runtime().to_host(sv)), wv = vals(want);
+      for (std::size_t i = 0; i < wv.size(); ++i)
+        EXPECT_LE(std::abs(gv[i] - wv[i]), tol(std::max(m, n), scale))
+            << where << " svdvals " << m << "x" << n << " element " << i;
+    }
+  }
+  // Outputs of another size than min(m, n): NaN, as the host.
+  const Array a = matrices(g, 1, 4, 3, dt(), 1).reshape({4, 3});
+  Array q = loom::empty({4, 2}, dt()), r = loom::empty({2, 3}, dt());
+  on("cuda", "qr", {a}, {q, r});
+  for (auto z : vals(q)) EXPECT_TRUE(std::isnan(z.real()));
+  for (auto z : vals(r)) EXPECT_TRUE(std::isnan(z.real()));
+  Array s = loom::empty({2}, real_of(dt()));
+  on("cuda", "svdvals", {a}, {s});
+  for (auto z : vals(s)) EXPECT_TRUE(std::isnan(z.real()));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, LinalgCuda,
