@@ -48,6 +48,31 @@ bool fixed(const View<const T, 2>& a, F&& f) {
 
 }  // namespace detail
 
+// "(m?,n),(n,p?)->(m?,p?)": c = a @ b (np.matmul); a dropped m or p (a vector operand) reaches
+// the loop as size 1, stride 0. The operands are copied into dense matrices first, so that a view
+// and its contiguous copy go through the same Eigen product and give the same bits; square sizes
+// up to 4 (a batch of small transforms) take Eigen's fixed-size product: no heap, unrolled.
+struct Matmul {
+  template <class T>
+  void operator()(View<const T, 2> a, View<const T, 2> b, View<T, 2> c) const {
+    const auto m = a.shape[0], n = a.shape[1], p = b.shape[1];
+    if (m == 0 || p == 0) return;
+    auto product = [&](const auto& x) {
+      using M = std::decay_t<decltype(x)>;
+      M y;
+      for (int i = 0; i < M::RowsAtCompileTime; ++i)
+        for (int j = 0; j < M::ColsAtCompileTime; ++j) y(i, j) = b(i, j);
+      store(c, (x * y).eval());
+    };
+    if (m == n && n == p &&
+        (detail::fixed<2>(a, product) || detail::fixed<3>(a, product) ||
+         detail::fixed<4>(a, product)))
+      return;
+    if (n == 0) return store(c, Mat<T>::Zero(m, p));
+    store(c, Mat<T>(dense(a) * dense(b)));
+  }
+};
+
 // "(n,n)->()": the determinant (1 for n = 0, as NumPy).
 struct Det {
   template <class T>

@@ -24,12 +24,14 @@ void register_lu(Registrar& reg);      // det, slogdet, inv, solve, solve1
 void register_eig(Registrar& reg);     // cholesky, eigh, eigvalsh
 void register_qr_svd(Registrar& reg);  // qr, svdvals
 void register_vec(Registrar& reg);     // norm, vecdot, cross
+void register_matmul(Registrar& reg);  // matmul
 
 inline void register_linalg(Registrar& reg) {
   register_lu(reg);
   register_eig(reg);
   register_qr_svd(reg);
   register_vec(reg);
+  register_matmul(reg);
 }
 
 }  // namespace loom::linalg

@@ -1,5 +1,6 @@
-// The math plugin's generalized ufuncs (sum_row, dot, matmul): functors called once per instance
-// with a View per operand, for g++ and nvcc alike. Sums run in an order fixed by the lengths alone.
+// The math plugin's generalized ufuncs (sum_row, dot): functors called once per instance with a
+// View per operand, for g++ and nvcc alike. Sums run in an order fixed by the lengths alone.
+// (matmul is plugins/linalg's.)
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -131,35 +132,6 @@ struct Dot {
     } else {
       out = detail::cascade_sum<T>(
           n, detail::DotStep<T, Vec<T, false>, Vec<T, false>>{{pa, sa}, {pb, sb}});
-    }
-  }
-};
-
-// "(m,n),(n,p)->(m,p)": c = a @ b, loop order i, k, j so that rows of b and c stream through the
-// inner loop (vectorized when those rows are contiguous). Both paths round alike (madd).
-struct Matmul {
-  template <class T>
-  LOOM_HD void operator()(View<const T, 2> a, View<const T, 2> b, View<T, 2> c) const {
-    const std::int64_t m = a.shape[0], n = a.shape[1], p = b.shape[1];
-    if (p == 0) return;
-    constexpr auto kSize = static_cast<std::int64_t>(sizeof(T));
-    const bool rows = b.strides[1] == kSize && c.strides[1] == kSize;
-    for (std::int64_t i = 0; i < m; ++i) {
-      if (rows) {
-        T* ci = &c(i, 0);
-        for (std::int64_t j = 0; j < p; ++j) ci[j] = T(0);
-        for (std::int64_t k = 0; k < n; ++k) {
-          const T aik = a(i, k);
-          const T* bk = &b(k, 0);
-          for (std::int64_t j = 0; j < p; ++j) ci[j] = detail::madd(aik, bk[j], ci[j]);
-        }
-      } else {
-        for (std::int64_t j = 0; j < p; ++j) c(i, j) = T(0);
-        for (std::int64_t k = 0; k < n; ++k) {
-          const T aik = a(i, k);
-          for (std::int64_t j = 0; j < p; ++j) c(i, j) = detail::madd(aik, b(k, j), c(i, j));
-        }
-      }
     }
   }
 };

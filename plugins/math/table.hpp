@@ -24,7 +24,7 @@ void register_compare(Registrar& reg);   // greater ... not_equal, logical_*; an
 void register_minmax(Registrar& reg);    // maximum, minimum; max, min
 void register_fminmax(Registrar& reg);   // fmax, fmin
 void register_floating(Registrar& reg);  // isfinite ... trunc
-void register_gufuncs(Registrar& reg);   // sum_row, dot, matmul
+void register_gufuncs(Registrar& reg);   // sum_row, dot (matmul: plugins/linalg)
 
 inline void register_math(Registrar& reg) {
   register_arith(reg);

@@ -102,7 +102,7 @@ TEST(GufuncAxes, CoreAxesInTheMiddleKeepTheOtherAxesInOrder) {
 }
 
 TEST(GufuncAxes, OutputAxesPlaceTheResultsCoreDimsAndTheResultIsCContiguous) {
-  // matmul (m,n),(n,p)->(m,p) with a given as (n, m) and the result as (p, m): C^T = (A^T B)^T.
+  // matmul (m?,n),(n,p?)->(m?,p?) with a given as (n, m) and the result as (p, m): C^T = (A^T B)^T.
   const Array at = iota({3, 2}), b = iota({3, 4});
   for (const auto& t : host_targets()) {
     SCOPED_TRACE(t);

@@ -1,6 +1,7 @@
 // Catalogue triggers of the gufunc keywords (docs/errors.md, docs/methods.md "gufunc calls"):
 // axes=, axis= and keepdims= where NumPy refuses them, bad axes, and out= of the wrong shape
-// under keepdims=, on the math plugin's dot (n),(n)->(), matmul (m,n),(n,p)->(m,p) and add.
+// under keepdims=, on the math plugin's dot (n),(n)->(), linalg's matmul (m?,n),(n,p?)->(m?,p?)
+// and add.
 #include "catalogue.hpp"
 #include "trigger_helpers.hpp"
 

@@ -65,6 +65,12 @@ class ParityTest : public testing::Test {
       GTEST_SKIP() << "op '" << op_ << "' has no " << loom::name(family) << " loop for "
                    << loop.sig.str() << " (target '" << target_.name << "')";
     }
+    if (op->kind == loom::OpKind::gufunc && family != loom::Family::host) {
+      if (const std::string why = gufunc_device_skip(*op, loop); !why.empty()) {
+        ++st.skipped;
+        GTEST_SKIP() << why;
+      }
+    }
     Checker check(op_ + " " + loop.sig.str() + " " + target_.name);
     Case c{op,
            &loop,
