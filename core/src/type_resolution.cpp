@@ -134,8 +134,10 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   int found = -1;
   // NumPy 2's logical_and/or/xor take inputs of two different dtypes for their truth, through the
   // bool loop, under any casting rule (its logical promoter): np.logical_and(int8, float64,
-  // casting='no') is answered. dtype= or signature= still resolve as for any ufunc.
-  if (!forced && mixed_logical(op, std::span<const DType>(in, r.inputs.size()))) {
+  // casting='no') is answered, with dtype=bool too (the loop's own output). Another dtype= or a
+  // signature= resolves as for any ufunc.
+  const bool bool_out = !r.dtype.has_value() || *r.dtype == DType::bool_;
+  if (!exact && bool_out && mixed_logical(op, std::span<const DType>(in, r.inputs.size()))) {
     for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
       const Loop& l = op.loops[li];
       bool all_bool = l.impl[fam].present() && l.sig.inputs.size() == r.inputs.size();

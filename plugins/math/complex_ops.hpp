@@ -126,6 +126,40 @@ LOOM_HD bool ge(Z x, Z y) {
          (x.real() == y.real() && x.imag() >= y.imag());
 }
 
+#if defined(__CUDACC__)
+// z * w as C99 Annex G (G.5.1) multiplies, recovering infinities where the plain formula gives
+// NaN + NaN i; finite products round exactly as the plain formula's.
+template <class C>
+__device__ inline C annex_g_mul(C z, C w) {
+  using R = decltype(z.real());
+  R a = z.real(), b = z.imag(), c = w.real(), d = w.imag();
+  const R ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  R x = ac - bd, y = ad + bc;
+  if (isnan(x) && isnan(y)) {
+    bool again = false;
+    const auto box = [](R v) { return copysign(isinf(v) ? R(1) : R(0), v); };
+    const auto zero_nan = [](R& v) {
+      if (isnan(v)) v = copysign(R(0), v);
+    };
+    if (isinf(a) || isinf(b)) {
+      a = box(a), b = box(b), zero_nan(c), zero_nan(d), again = true;
+    }
+    if (isinf(c) || isinf(d)) {
+      c = box(c), d = box(d), zero_nan(a), zero_nan(b), again = true;
+    }
+    if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+      zero_nan(a), zero_nan(b), zero_nan(c), zero_nan(d), again = true;
+    }
+    if (again) {
+      const R inf = R(INFINITY);
+      x = inf * (a * c - b * d);
+      y = inf * (a * d + b * c);
+    }
+  }
+  return C(x, y);
+}
+#endif
+
 }  // namespace cplx
 
 #define LOOM_MATH_CBINARY(Name, R, expr)   \
@@ -365,7 +399,10 @@ struct CPower {
       return br < 0 ? cplx::div(Z(R(1), R(0)), acc) : acc;
     }
 #if defined(__CUDACC__)
-    const auto r = thrust::pow(thrust::complex<R>(ar, ai), thrust::complex<R>(br, bi));
+    // exp(b log a), as glibc's cpow that NumPy calls, with the product C99 Annex G's way (gcc's
+    // __muldc3): Thrust's pow multiplies plainly, so pow(nan + inf i, -inf) gave NaN, not 0.
+    const auto l = thrust::log(thrust::complex<R>(ar, ai));
+    const auto r = thrust::exp(cplx::annex_g_mul(l, thrust::complex<R>(br, bi)));
     return Z(r.real(), r.imag());
 #else
     using std::pow;

@@ -60,7 +60,8 @@ int resolve(const OpDesc& op, const Req& q) {
 constexpr DType f32 = DType::float32, f64 = DType::float64, i8 = DType::int8, i32 = DType::int32;
 
 // logical_and/or/xor: NumPy 2 takes two different input dtypes for their truth through the bool
-// loop whatever the casting rule; equal dtypes keep their own loop, dtype= resolves as usual.
+// loop whatever the casting rule, dtype=bool included; equal dtypes keep their own loop, another
+// dtype= resolves as usual.
 TEST(Resolution, MixedLogicalInputsTakeTheBoolLoopUnderAnyCasting) {
   OpDesc d = make_op(
       {"bool(bool,bool)", "bool(int8,int8)", "bool(float32,float32)", "bool(float64,float64)"});
@@ -71,7 +72,11 @@ TEST(Resolution, MixedLogicalInputsTakeTheBoolLoopUnderAnyCasting) {
     for (Casting c : {Casting::no, Casting::equiv, Casting::safe, Casting::same_kind}) {
       EXPECT_EQ(resolve(d, {{i8, f64}, {}, {}, {}, c}), 0) << name;
       EXPECT_EQ(resolve(d, {{f32, f64}, {}, {}, {}, c}), 0) << name;
+      // dtype=bool is the bool loop's own output: np.logical_xor(uint32, float64, dtype=bool,
+      // casting='equiv') is answered (NumPy 2.4 and 2.5).
+      EXPECT_EQ(resolve(d, {{i8, f64}, {}, DType::bool_, {}, c}), 0) << name;
     }
+    EXPECT_THROW(resolve(d, {{i8, f64}, {}, DType::float64, {}, Casting::no}), TypeError) << name;
     EXPECT_EQ(resolve(d, {{i8, i8}, {}, {}, {}, Casting::no}), 1) << name;
     EXPECT_EQ(resolve(d, {{f32, f32}, {}, {}, {}, Casting::no}), 2) << name;
   }
