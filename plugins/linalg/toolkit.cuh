@@ -137,6 +137,10 @@ LOOM_TK_4(getri_batched, cublasSgetriBatched, cublasDgetriBatched, cublasCgetriB
           cublasZgetriBatched)
 LOOM_TK_4(getrs_batched, cublasSgetrsBatched, cublasDgetrsBatched, cublasCgetrsBatched,
           cublasZgetrsBatched)
+LOOM_TK_4(getrf_size, cusolverDnSgetrf_bufferSize, cusolverDnDgetrf_bufferSize,
+          cusolverDnCgetrf_bufferSize, cusolverDnZgetrf_bufferSize)
+LOOM_TK_4(getrf, cusolverDnSgetrf, cusolverDnDgetrf, cusolverDnCgetrf, cusolverDnZgetrf)
+LOOM_TK_4(getrs, cusolverDnSgetrs, cusolverDnDgetrs, cusolverDnCgetrs, cusolverDnZgetrs)
 LOOM_TK_4(potrf_batched, cusolverDnSpotrfBatched, cusolverDnDpotrfBatched, cusolverDnCpotrfBatched,
           cusolverDnZpotrfBatched)
 LOOM_TK_4(syevj_batched_size, cusolverDnSsyevjBatched_bufferSize,
