@@ -1,8 +1,9 @@
 // float16's own neighbours, on the bits: NumPy's npy_half_nextafter and npy_half_spacing step for
 // step (numpy/_core/src/npymath/halffloat.cpp), which np.nextafter and np.spacing use for float16.
 // float's neighbours would not do: float16's are 2^13 float ulps apart. Both differ from C's
-// float and double versions in two ways NumPy's float16 loops have: nextafter(x, y) returns x (not
-// y) when x == y (so nextafter(+0, -0) is +0), and a NaN operand gives the quiet NaN 0x7e00;
+// float and double versions in one way NumPy's float16 loops have: a NaN operand gives the quiet
+// NaN 0x7e00. nextafter(x, y) returns y when x == y (nextafter(+0, -0) is -0), as C's and NumPy
+// 2.5's (NumPy up to 2.4 returned x there: docs/catalogue.md);
 // spacing(x) is the distance to the next float16 of larger magnitude, always positive (float32's
 // np.spacing(-1) is negative), from a negative power of two the distance to the next smaller
 // magnitude, NaN for ±inf and NaN, +inf for the largest finite positive value only.
@@ -21,8 +22,8 @@ LOOM_HD inline float16_t half_nextafter(float16_t hx, float16_t hy) {
   std::uint16_t r;
   if (x_nan || y_nan) {
     r = 0x7e00u;
-  } else if (x == y || ((x | y) & 0x7fffu) == 0) {  // equal (+0 == -0): x itself
-    r = x;
+  } else if (x == y || ((x | y) & 0x7fffu) == 0) {  // equal (+0 == -0): y, as C's
+    r = y;
   } else if ((x & 0x7fffu) == 0) {  // ±0: the smallest subnormal with y's sign
     r = static_cast<std::uint16_t>((y & 0x8000u) + 1);
   } else if (!(x & 0x8000u)) {  // x > 0: toward y down or up

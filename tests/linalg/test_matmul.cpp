@@ -144,6 +144,37 @@ TEST_P(Matmul, VectorFormsDropTheirDims) {
   }
 }
 
+// NumPy's gufunc keywords on this target (every target, cuda included): matmul with axes= placing
+// a's core dims as (n, m) and the result's as (p, m); vecdot with axis= and keepdims=.
+TEST_P(Matmul, AxesAxisAndKeepdims) {
+  std::mt19937 g(15);
+  const Array at = matrices(g, 1, 3, 2, dt(), 0).reshape({3, 2});  // a^T: a is 2 x 3
+  const Array b = matrices(g, 1, 3, 4, dt(), 0).reshape({3, 4});
+  const Array r =
+      runtime().gufunc("matmul")(at, b, {.target = target(), .axes = {{1, 0}, {0, 1}, {1, 0}}});
+  ASSERT_EQ(r.shape(), (Shape{4, 2}));
+  const int swap[] = {1, 0};
+  expect_product(
+      r.transpose(swap).copy(), at.transpose(swap).copy(), b, 1, 2, 3, 4, [](int) { return 0; },
+      [](int) { return 0; });
+
+  const Array x = matrices(g, 1, 5, 3, dt(), 0).reshape({5, 3});
+  const Array y = matrices(g, 1, 5, 3, dt(), 0).reshape({5, 3});
+  const Array v = runtime().gufunc("vecdot")(
+      x, y, {.target = target(), .axis = 0, .keepdims = true});  // over the columns
+  ASSERT_EQ(v.shape(), (Shape{1, 3}));
+  const auto xv = vals(x.copy()), yv = vals(y.copy()), got = vals(v);
+  for (int j = 0; j < 3; ++j) {
+    C s = 0;
+    long double mag = 0;
+    for (int i = 0; i < 5; ++i) {
+      s += std::conj(xv[i * 3 + j]) * yv[i * 3 + j];
+      mag += std::abs(xv[i * 3 + j] * yv[i * 3 + j]);
+    }
+    EXPECT_LE(std::abs(got[j] - s), 64 * 6 * eps(dt()) * mag) << "column " << j;
+  }
+}
+
 TEST_P(Matmul, EmptyInnerDimGivesZeros) {
   const Array a = loom::zeros({3, 0}, dt()), b = loom::zeros({0, 5}, dt());
   const Array c = mm(a, b);

@@ -134,7 +134,11 @@ TEST_P(GufuncNumpyDiff, SameAnswersAsNumPy) {
   EXPECT_EQ(failures, 0) << "of " << cs.calls.size() << " calls";
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, GufuncNumpyDiff, ::testing::Values("cpu", "parallel", "cuda"));
+// The app_* ops are defined by this program for the host family only (define_ops.hpp), so cuda has
+// no loop for them (an H100 run refused every call there). The options themselves are a view
+// transform in the core, the same for every target; tests/core/test_gufunc_options.cpp and
+// tests/linalg/test_matmul.cpp run them on cuda.
+INSTANTIATE_TEST_SUITE_P(Targets, GufuncNumpyDiff, ::testing::Values("cpu", "parallel"));
 
 }  // namespace
 }  // namespace numpy_diff
