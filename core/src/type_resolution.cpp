@@ -165,6 +165,19 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
     }
   };
   search();
+  // Only Python scalars, refused as their default dtypes together (divide(1.0, 5, casting='no')):
+  // as NumPy, the highest kind's scalars take its default dtype and the lower kinds stay weak, so
+  // the float64 loop answers (not the first float loop, float16).
+  if (found < 0 && all_weak && !forced && r.inputs.size() <= kMaxIn) {
+    int top = 0;
+    for (DType t : r.inputs) top = std::max(top, kind_rank(t));
+    for (std::size_t i = 0; i < r.inputs.size(); ++i) {
+      weak[i] = kind_rank(r.inputs[i]) < top;
+      in[i] = r.inputs[i];
+      if (!weak[i] && top == 1) in[i] = DType::int64;
+    }
+    search();
+  }
   // All-weak inputs that no loop takes as NumPy's defaults (an int32-only op called with the
   // literal 10): they stay weak, so the first loop of their kinds or higher takes them
   // (docs/decisions.md, "Scalars are weak").

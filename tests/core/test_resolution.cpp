@@ -86,6 +86,18 @@ TEST(Resolution, MixedLogicalInputsTakeTheBoolLoopUnderAnyCasting) {
   EXPECT_THROW(resolve(d, {{i8, f64}, {}, {}, {}, Casting::no}), TypeError);
 }
 
+// Only Python scalars under casting='no': NumPy's divide(1.0, 5, casting='no') is float64. The
+// float scalar takes float64 and the int stays weak, so the first float loop (float16) is not
+// taken.
+TEST(Resolution, PythonScalarsAloneUnderCastingNoTakeTheDefaultDtype) {
+  OpDesc d =
+      make_op({"float16(float16,float16)", "float32(float32,float32)", "float64(float64,float64)"});
+  d.cache = std::make_shared<OpDesc::Cache>();
+  EXPECT_EQ(resolve(d, {{f64, DType::int64}, {1, 1}, {}, {}, Casting::no}), 2);
+  EXPECT_EQ(resolve(d, {{f64, DType::int64}, {1, 1}, {}, {}, Casting::equiv}), 2);
+  EXPECT_EQ(resolve(d, {{f64, f64}, {1, 1}, {}, {}, Casting::no}), 2);
+}
+
 TEST(Resolution, Int32InputsPickTheFloat64Loop) { EXPECT_EQ(resolve(float_op(), {{i32, i32}}), 1); }
 
 TEST(Resolution, Int8AndInt16InputsPickTheFloat32Loop) {
