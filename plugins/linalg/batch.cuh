@@ -146,6 +146,21 @@ struct Generic {
   void operator()(const GufuncCall& c) const { loop(c, data); }
 };
 
+// Loop<T>::run for the input dtype of a loop (the four dtypes linalg has on cuda).
+template <template <class> class Loop>
+DeviceGufuncLoop pick(DType t) {
+  switch (t) {
+    case DType::float32:
+      return &Loop<float>::run;
+    case DType::float64:
+      return &Loop<double>::run;
+    case DType::complex64:
+      return &Loop<cuda::std::complex<float>>::run;
+    default:
+      return &Loop<cuda::std::complex<double>>::run;
+  }
+}
+
 // Replaces every loop of `op` by pick(input dtype), a hand-written loop (`what`, for loom-info)
 // whose data is the Generic it replaced.
 template <class Pick>

@@ -128,18 +128,7 @@ void register_eig_cuda(Registrar& reg) {
       reg, "cholesky", "(n,n)->(n,n)", "lower Cholesky factor (NaN where not positive definite)");
   batch::replace_all(reg, "cholesky",
                      "n <= 8: a thread a matrix; larger: cusolverDn<t>potrfBatched",
-                     [](DType t) -> DeviceGufuncLoop {
-                       switch (t) {
-                         case DType::float32:
-                           return &CholeskyL<f32>::run;
-                         case DType::float64:
-                           return &CholeskyL<f64>::run;
-                         case DType::complex64:
-                           return &CholeskyL<c64>::run;
-                         default:
-                           return &CholeskyL<c128>::run;
-                       }
-                     });
+                     batch::pick<CholeskyL>);
   constexpr const char* kEigen = "cusolverDn syevjBatched (n <= 32), syevd per matrix above";
   batch::add_toolkit_op<shapes::EighArgs, EighL, outs<f32, f32>(f32), outs<f64, f64>(f64),
                         outs<f32, c64>(c64), outs<f64, c128>(c128)>(

@@ -182,19 +182,6 @@ void solve_loop(const GufuncCall& c, const void* data) {
   batch::scatter_from(rhs.p, x, lu.count, lu.info.p, s);
 }
 
-template <template <class> class Loop>
-DeviceGufuncLoop pick(DType t) {
-  switch (t) {
-    case DType::float32:
-      return &Loop<float>::run;
-    case DType::float64:
-      return &Loop<double>::run;
-    case DType::complex64:
-      return &Loop<cuda::std::complex<float>>::run;
-    default:
-      return &Loop<cuda::std::complex<double>>::run;
-  }
-}
 template <class T>
 struct DetL {
   static void run(const GufuncCall& c, const void* d) { det_loop<T>(c, d); }
@@ -231,15 +218,22 @@ void register_lu_cuda(Registrar& reg) {
       reg, "solve", "(n,n),(n,k)->(n,k)", "x with a @ x = b (NaN where a is singular)");
   gufunc<dev::Solve1, LOOM_LINALG_CUDA_SAME(LOOM_LINALG_CUDA_B)>(reg, "solve1", "(n,n),(n)->(n)",
                                                                  "x with a @ x = b for a vector b");
-  constexpr const char* kLu = "n <= 8: a thread a matrix; larger: cublas<t>getrfBatched";
-  batch::replace_all(reg, "det", kLu, pick<DetL>);
-  batch::replace_all(reg, "slogdet", kLu, pick<SlogdetL>);
-  batch::replace_all(reg, "inv", "n <= 8: a thread a matrix; larger: cublas getrf/getriBatched",
-                     pick<InvL>);
-  batch::replace_all(reg, "solve", "n <= 8: a thread a matrix; larger: cublas getrf/getrsBatched",
-                     pick<SolveL>);
-  batch::replace_all(reg, "solve1", "n <= 8: a thread a matrix; larger: cublas getrf/getrsBatched",
-                     pick<Solve1L>);
+  constexpr const char* kLu =
+      "n <= 8: a thread a matrix; to 127: cublas<t>getrfBatched; larger: cusolverDn<t>getrf";
+  batch::replace_all(reg, "det", kLu, batch::pick<DetL>);
+  batch::replace_all(reg, "slogdet", kLu, batch::pick<SlogdetL>);
+  batch::replace_all(reg, "inv",
+                     "n <= 8: a thread a matrix; larger: LU (cublas batched, or cusolverDn from "
+                     "128) + getriBatched",
+                     batch::pick<InvL>);
+  batch::replace_all(reg, "solve",
+                     "n <= 8: a thread a matrix; to 127: cublas getrf/getrsBatched; larger: "
+                     "cusolverDn getrf/getrs",
+                     batch::pick<SolveL>);
+  batch::replace_all(reg, "solve1",
+                     "n <= 8: a thread a matrix; to 127: cublas getrf/getrsBatched; larger: "
+                     "cusolverDn getrf/getrs",
+                     batch::pick<Solve1L>);
 }
 
 }  // namespace loom::linalg

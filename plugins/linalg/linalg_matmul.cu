@@ -104,18 +104,7 @@ void register_matmul_cuda(Registrar& reg) {
       reg, "matmul", "(m?,n),(n,p?)->(m?,p?)", "matrix product (np.matmul)");
   batch::replace_all(reg, "matmul",
                      "m n p < 16^3: a thread a product; larger: cublas<t>gemmStridedBatched",
-                     [](DType t) -> DeviceGufuncLoop {
-                       switch (t) {
-                         case DType::float32:
-                           return &MatmulL<f32>::run;
-                         case DType::float64:
-                           return &MatmulL<f64>::run;
-                         case DType::complex64:
-                           return &MatmulL<c64>::run;
-                         default:
-                           return &MatmulL<c128>::run;
-                       }
-                     });
+                     batch::pick<MatmulL>);
 }
 
 }  // namespace loom::linalg
