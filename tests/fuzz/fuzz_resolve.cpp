@@ -127,7 +127,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (int li = 0; li < nloops && want < 0; ++li) {
         if (loop_fits(op.loops[li], in, weak, r.casting)) want = li;
       }
-      if (want < 0 && std::all_of(weak.begin(), weak.end(), [](bool w) { return w; })) {
+      const bool all_weak = std::all_of(weak.begin(), weak.end(), [](bool w) { return w; });
+      if (want < 0 && all_weak) {  // the highest kind's scalars take its default, the rest weak
+        int top = 0;
+        for (DType t : in) top = std::max(top, rank(t));
+        std::vector<DType> in2(in);
+        std::vector<bool> weak2(n);
+        for (int i = 0; i < n; ++i) {
+          weak2[i] = rank(in[i]) < top;
+          if (!weak2[i] && top == 1) in2[i] = DType::int64;
+        }
+        for (int li = 0; li < nloops && want < 0; ++li) {
+          if (loop_fits(op.loops[li], in2, weak2, r.casting)) want = li;
+        }
+      }
+      if (want < 0 && all_weak) {
         for (int li = 0; li < nloops && want < 0; ++li) {
           if (weak_loop_fits(op.loops[li], in)) want = li;
         }

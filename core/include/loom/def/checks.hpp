@@ -493,7 +493,8 @@ constexpr bool check_signature() {
 // Every signature of one def::ufunc / reduce / gufunc line (each reported, then combined).
 template <check_kind K, class F, class... Sigs>
 constexpr bool check_signatures() {
-  return (check_signature<K, F, Sigs>() & ... & true);
+  // Not && : every signature is checked (and reported), not just up to the first bad one.
+  return ((check_signature<K, F, Sigs>() ? 1 : 0) & ... & 1) != 0;
 }
 
 // ---- kernels ---------------------------------------------------------------------------------
@@ -536,7 +537,7 @@ constexpr bool say_kernel_param() {
 
 template <class Params, std::size_t... I>
 constexpr bool say_kernel_params(std::index_sequence<I...>) {
-  return (say_kernel_param<I + 2, std::tuple_element_t<I + 1, Params>>() & ... & true);
+  return ((say_kernel_param<I + 2, std::tuple_element_t<I + 1, Params>>() ? 1 : 0) & ... & 1) != 0;
 }
 
 // One kernel overload: `void operator()(const loom::ThreadCtx&, P...) const`, a non-template.
@@ -578,7 +579,7 @@ constexpr bool check_kernel() {
 
 template <class... Fs>
 constexpr bool check_kernels() {
-  return (check_kernel<Fs>() & ... & true);
+  return ((check_kernel<Fs>() ? 1 : 0) & ... & 1) != 0;
 }
 
 #undef LOOM_DEF_KERNEL_SAY_AT

@@ -10,7 +10,9 @@
 // math is inlined (GCC bug 105593); the warning is attributed to the intrinsics header.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)  // clang has no such group and warns about the pragma itself
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <xsimd/xsimd.hpp>
 #pragma GCC diagnostic pop
 
