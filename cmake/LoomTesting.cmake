@@ -1,14 +1,17 @@
 # How ctest runs a GoogleTest binary: loom_gtest(<target> [TEST_PREFIX p] [SHARDS n]
-# [DISCOVERY_MODE m] [DISCOVERY_TIMEOUT s] [PROPERTIES ...]).
+# [DISCOVERY_MODE m] [DISCOVERY_TIMEOUT s] [PROPERTIES ...] [ARGS ...]).
 #
-# By default every test is its own ctest test (gtest_discover_tests): a failure names its test and
-# ctest -j spreads them over the cores. With LOOM_TESTS_PER_BINARY (the asan preset) a binary runs
-# as SHARDS ctest tests instead (GoogleTest's own sharding, default 1), because a sanitized process
-# takes about a second to start and load the plugins, which over ~4000 tests was 20 minutes of CI.
-option(LOOM_TESTS_PER_BINARY "Run each GoogleTest binary as a few ctest tests, not one per test" OFF)
+# With LOOM_TESTS_PER_BINARY (the default) a binary runs as SHARDS ctest tests (GoogleTest's own
+# sharding, default 1): a process loads the backends and plugins once, where a process per test
+# spent 0.1 s (a sanitized one about a second) starting for each of ~4000 tests, which was most of
+# ctest's time (the kernel suite: 54 s as 557 processes, 0.7 s as one). A failure names the
+# binary; its output names the test. OFF: every test is its own ctest test
+# (gtest_discover_tests), for ctest -R on one test.
+# ARGS (per-binary mode only) are added to the binary's command line, e.g. a --gtest_filter.
+option(LOOM_TESTS_PER_BINARY "Run each GoogleTest binary as a few ctest tests, not one per test" ON)
 
 function(loom_gtest target)
-  cmake_parse_arguments(arg "" "TEST_PREFIX;SHARDS;DISCOVERY_MODE;DISCOVERY_TIMEOUT" "PROPERTIES"
+  cmake_parse_arguments(arg "" "TEST_PREFIX;SHARDS;DISCOVERY_MODE;DISCOVERY_TIMEOUT" "PROPERTIES;ARGS"
                         ${ARGN})
   if(NOT LOOM_TESTS_PER_BINARY)
     set(pass TEST_PREFIX "${arg_TEST_PREFIX}")
@@ -33,7 +36,7 @@ function(loom_gtest target)
     if(arg_SHARDS GREATER 1)
       string(APPEND name ".shard${i}")
     endif()
-    add_test(NAME ${name} COMMAND ${target} --gtest_brief=1)
+    add_test(NAME ${name} COMMAND ${target} --gtest_brief=1 ${arg_ARGS})
     if(arg_PROPERTIES)
       set_tests_properties(${name} PROPERTIES ${arg_PROPERTIES})
     endif()

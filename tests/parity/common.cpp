@@ -198,9 +198,14 @@ bool Checker::cvalue(DType t, CL got, CL ref, const Bound& b, const Where& w) {
 
 bool Checker::same_bits(const Array& got, const Array& ref, const std::string& scenario,
                         const std::string& what) {
+  return same_bits(got, ref, scenario, [&] { return what; });
+}
+
+bool Checker::same_bits(const Array& got, const Array& ref, const std::string& scenario,
+                        const std::function<std::string()>& describe) {
   ++checks_;
   if (got.shape() != ref.shape() || got.dtype() != ref.dtype()) {
-    fail(scenario + " " + what + ": got " + got.str() + ", expected " + ref.str());
+    fail(scenario + " " + describe() + ": got " + got.str() + ", expected " + ref.str());
     return false;
   }
   const auto a = bytes(got), b = bytes(ref);
@@ -215,7 +220,7 @@ bool Checker::same_bits(const Array& got, const Array& ref, const std::string& s
         return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
       };
       if (same(ca[e].real(), cb[e].real()) && same(ca[e].imag(), cb[e].imag())) continue;
-      fail(scenario + " " + what + ": not bitwise equal; first difference at element " +
+      fail(scenario + " " + describe() + ": not bitwise equal; first difference at element " +
            std::to_string(e) + ": " + fmt(ca[e].real()) + " + " + fmt(ca[e].imag()) + "i vs " +
            fmt(cb[e].real()) + " + " + fmt(cb[e].imag()) + "i");
       return false;
@@ -226,7 +231,7 @@ bool Checker::same_bits(const Array& got, const Array& ref, const std::string& s
   for (std::size_t e = 0; e < va.size(); ++e) {
     if (std::memcmp(&a[e * isz], &b[e * isz], isz) == 0) continue;
     if (is_float(got.dtype()) && std::isnan(va[e]) && std::isnan(vb[e])) continue;
-    fail(scenario + " " + what + ": not bitwise equal; first difference at element " +
+    fail(scenario + " " + describe() + ": not bitwise equal; first difference at element " +
          std::to_string(e) + ": " + fmt(va[e]) + " vs " + fmt(vb[e]));
     return false;
   }

@@ -4,6 +4,7 @@
 #pragma once
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -73,6 +74,9 @@ class Checker {
   // Bitwise equality of two arrays (same shape and dtype required).
   bool same_bits(const Array& got, const Array& ref, const std::string& scenario,
                  const std::string& what);
+  // The same, with the description built only on a failure (hot loops check every element).
+  bool same_bits(const Array& got, const Array& ref, const std::string& scenario,
+                 const std::function<std::string()>& what);
   // A free-form expectation (shapes, dtypes, exceptions).
   void expect(bool ok, const std::string& message);
   std::int64_t checks() const { return checks_; }

@@ -162,11 +162,11 @@ void alone(Case& c, const loom::Ufunc& uf, const std::string& sc, const std::vec
     for (const auto& a : flat_in) one.push_back(a.slice(0, i, i + 1));
     const auto r = uf.call(one, {.target = c.target, .signature = c.loop->sig.str()});
     for (std::size_t j = 0; j < r.size(); ++j) {
-      std::string x;
-      for (const auto& v : one) x += (x.empty() ? "" : ", ") + fmt(values(v)[0]);
-      c.check->same_bits(
-          flat_out[j].slice(0, i, i + 1), r[j], sc,
-          "element " + std::to_string(i) + " (inputs " + x + ") alone vs among its neighbours");
+      c.check->same_bits(flat_out[j].slice(0, i, i + 1), r[j], sc, [&] {
+        std::string x;
+        for (const auto& v : one) x += (x.empty() ? "" : ", ") + fmt(values(v)[0]);
+        return "element " + std::to_string(i) + " (inputs " + x + ") alone vs among its neighbours";
+      });
     }
   }
 }
