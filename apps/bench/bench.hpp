@@ -35,8 +35,9 @@ void register_kernel_cases(const Runtime& rt, const std::string& target, const S
 // subtract_reduce_axis1; device targets (device=true) on device arrays, labelled with the target.
 void register_method_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                            bool device);
-// One op called with out= (from an untimed warm-up call) on `in` per iteration, waiting for the
-// device when `device`; bytes are the inputs read plus the outputs written, items in[0]'s size.
+// One op called with out= (from an untimed warm-up call) on `in` per iteration; with `device`,
+// eight calls back to back then one wait for the device (peers.py's CUDA-event timing of CuPy);
+// bytes are the inputs read plus the outputs written, items in[0]'s size.
 // Throws loom::Error for the caller's SkipWithError.
 void timed_call(benchmark::State& st, const Runtime& rt, const std::string& op,
                 const std::string& target, const std::vector<Array>& in, bool device);

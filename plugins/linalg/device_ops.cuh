@@ -6,6 +6,7 @@
 #pragma once
 #include <cuda/std/complex>
 #include <cuda/std/limits>
+#include <cuda/std/type_traits>
 
 #include "loom/def/complex.cuh"
 #include "loom/hd.hpp"
@@ -134,11 +135,126 @@ struct Lu {
   }
 };
 
+// Lu for a size known when compiling (n = 2, 3, 4, where a batch of small matrices spends its
+// time): the same steps in the same order, so the same bits, with every index a constant and the
+// pivot's row swap a predicated exchange, so the matrix stays in registers (Lu's runtime indices
+// put it in the thread's local memory).
+template <class T, int N>
+struct LuN {
+  T m[N][N];
+  int piv[N];
+  bool singular = false;
+  bool odd = false;
+
+  LOOM_HD explicit LuN(const View<const T, 2>& a) {
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+#pragma unroll
+      for (int j = 0; j < N; ++j) m[i][j] = a(i, j);
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      int p = k;
+      real_t<T> big = abs_of(m[k][k]);
+#pragma unroll
+      for (int i = k + 1; i < N; ++i) {
+        const real_t<T> v = abs_of(m[i][k]);
+        if (v > big) big = v, p = i;
+      }
+      piv[k] = p;
+      odd = odd != (p != k);
+#pragma unroll
+      for (int i = k + 1; i < N; ++i) {
+        if (i == p) {
+#pragma unroll
+          for (int j = 0; j < N; ++j) {
+            const T t = m[k][j];
+            m[k][j] = m[i][j];
+            m[i][j] = t;
+          }
+        }
+      }
+      if (m[k][k] == T(0)) {
+        singular = true;
+        continue;
+      }
+#pragma unroll
+      for (int i = k + 1; i < N; ++i) {
+        const T l = m[i][k] / m[k][k];
+        m[i][k] = l;
+#pragma unroll
+        for (int j = k + 1; j < N; ++j) m[i][j] -= l * m[k][j];
+      }
+    }
+  }
+
+  // x = a^-1 x in place, x in registers.
+  LOOM_HD void solve(T (&x)[N]) const {
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+#pragma unroll
+      for (int i = k + 1; i < N; ++i) {
+        if (i == piv[k]) {
+          const T t = x[k];
+          x[k] = x[i];
+          x[i] = t;
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 1; i < N; ++i)
+#pragma unroll
+      for (int j = 0; j < i; ++j) x[i] -= m[i][j] * x[j];
+#pragma unroll
+    for (int i = N - 1; i >= 0; --i) {
+#pragma unroll
+      for (int j = i + 1; j < N; ++j) x[i] -= m[i][j] * x[j];
+      x[i] /= m[i][i];
+    }
+  }
+};
+
+// f(std::integral_constant<int, n>) for n = 2, 3, 4; false (f not called) for other sizes.
+template <class F>
+LOOM_HD bool with_fixed(std::int64_t n, F&& f) {
+  switch (n) {
+    case 2:
+      f(cuda::std::integral_constant<int, 2>{});
+      return true;
+    case 3:
+      f(cuda::std::integral_constant<int, 3>{});
+      return true;
+    case 4:
+      f(cuda::std::integral_constant<int, 4>{});
+      return true;
+    default:
+      return false;
+  }
+}
+
 // "(m?,n),(n,p?)->(m?,p?)": c = a @ b, one dot product an element in order k = 0 .. n-1.
 struct Matmul {
   template <class T>
   LOOM_HD void operator()(View<const T, 2> a, View<const T, 2> b, View<T, 2> c) const {
     const std::int64_t m = a.shape[0], n = a.shape[1], p = b.shape[1];
+    // Square 2 to 4: both operands in registers first (the same sums in the same order).
+    if (m == n && n == p && with_fixed(n, [&](auto size) {
+          constexpr int N = decltype(size)::value;
+          T x[N][N], y[N][N];
+#pragma unroll
+          for (int i = 0; i < N; ++i)
+#pragma unroll
+            for (int k = 0; k < N; ++k) x[i][k] = a(i, k), y[i][k] = b(i, k);
+#pragma unroll
+          for (int i = 0; i < N; ++i)
+#pragma unroll
+            for (int j = 0; j < N; ++j) {
+              T s = T(0);
+#pragma unroll
+              for (int k = 0; k < N; ++k) s += x[i][k] * y[k][j];
+              c(i, j) = s;
+            }
+        }))
+      return;
     for (std::int64_t i = 0; i < m; ++i) {
       for (std::int64_t j = 0; j < p; ++j) {
         T s = T(0);
@@ -155,6 +271,14 @@ struct Det {
   template <class T>
   LOOM_HD void operator()(View<const T, 2> a, T& out) const {
     if (a.shape[0] > kSmall) return void(out = nan_of<T>());  // not reached: toolkit loop
+    if (with_fixed(a.shape[0], [&](auto size) {
+          const LuN<T, decltype(size)::value> lu(a);
+          T d = T(lu.odd ? -1 : 1);
+#pragma unroll
+          for (int i = 0; i < decltype(size)::value; ++i) d *= lu.m[i][i];
+          out = lu.singular ? T(0) : d;
+        }))
+      return;
     const Lu<T> lu(a);
     T d = T(lu.odd ? -1 : 1);
     for (int i = 0; i < lu.n; ++i) d *= lu.at(i, i);
@@ -210,6 +334,25 @@ struct Inv {
   LOOM_HD void operator()(View<const T, 2> a, View<T, 2> out) const {
     const auto n = a.shape[0];
     if (n > kSmall) return fill_nan(out);  // not reached: toolkit loop
+    bool singular = false;
+    if (with_fixed(n, [&](auto size) {
+          constexpr int N = decltype(size)::value;
+          const LuN<T, N> lu(a);
+          singular = lu.singular;
+          if (singular) return;
+#pragma unroll
+          for (int j = 0; j < N; ++j) {
+            T x[N];
+#pragma unroll
+            for (int i = 0; i < N; ++i) x[i] = T(i == j ? 1 : 0);
+            lu.solve(x);
+#pragma unroll
+            for (int i = 0; i < N; ++i) out(i, j) = x[i];
+          }
+        })) {
+      if (singular) fill_nan(out);
+      return;
+    }
     const Lu<T> lu(a);
     if (lu.singular) return fill_nan(out);
     for (std::int64_t j = 0; j < n; ++j) {

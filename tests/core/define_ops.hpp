@@ -86,6 +86,16 @@ struct ScaleBy {
   }
 };
 
+// (n)->(n): doubles the first half of x into out and leaves out's second half alone, so that
+// an out= keeps what it held there on every target (cuda copies small instances through shared
+// memory and must copy them back unchanged).
+struct FirstHalf {
+  template <class T>
+  LOOM_HD void operator()(loom::View<const T, 1> x, loom::View<T, 1> out) const {
+    for (std::int64_t i = 0; i < x.shape[0] / 2; ++i) out(i) = 2 * x(i);
+  }
+};
+
 // out[i] = a * x[i] with a grid-stride loop.
 template <class T>
 struct Scale {
@@ -115,6 +125,8 @@ void define_ops(loom::Registrar& reg) {
       reg, "app_matmul", "(m?,n),(n,p?)->(m?,p?)", "matrix product, NumPy's matmul layout");
   loom::def::gufunc<Twice, std::int32_t(std::int32_t)>(reg, "app_twice", "()->()", "2x, int32");
   loom::def::gufunc<ScaleBy, double(double, double)>(reg, "app_scale_by", "(),(n)->(n)", "a * x");
+  loom::def::gufunc<FirstHalf, float(float), double(double)>(reg, "app_first_half", "(n)->(n)",
+                                                             "2x on the first half, out as it was");
   loom::def::reduce<Plus, std::int64_t(std::int64_t, std::int64_t), double(double, double)>(
       reg, "app_total", loom::def::identity(0), "sum of the elements");
   loom::def::kernel<Scale<float>, Scale<double>>(reg, "app_scale", "out[i] = a * x[i]");

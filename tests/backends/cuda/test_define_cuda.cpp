@@ -184,6 +184,37 @@ TEST(DefineCuda, GufuncAndKernelMatchCpu) {
   EXPECT_EQ(rt().to_host(on_gpu).to_vector<double>(), on_cpu.to_vector<double>());
 }
 
+// Many small packed instances (cuda stages them through shared memory, def/gufunc.cuh): a batch
+// that is not a multiple of a block's share and outruns one pass of the grid, its transposed view
+// (strided: not staged), a broadcast operand, and out= whose untouched half must survive.
+TEST(DefineCuda, ManySmallInstancesStagedOrNotMatchCpu) {
+  REQUIRE_CUDA();
+  const std::int64_t n = 200003;
+  const Array a = from_vector(ints(n * 9, 13), {n, 3, 3}),
+              b = from_vector(ints(n * 9, 14), {n, 3, 3});
+  const Ufunc mm = rt().gufunc("app_matmul");
+  const Array want = mm(a, b, {.target = "cpu"});
+  EXPECT_EQ(rt().to_host(mm(rt().to_device(a), rt().to_device(b), {.target = "cuda"}))
+                .to_vector<double>(),
+            want.to_vector<double>());
+  EXPECT_EQ(mm(a, b, {.target = "cuda"}).to_vector<double>(), want.to_vector<double>());
+  const int axes[] = {0, 2, 1};
+  const Array at = a.transpose(axes);
+  EXPECT_EQ(mm(at, b, {.target = "cuda"}).to_vector<double>(),
+            mm(at, b, {.target = "cpu"}).to_vector<double>());
+  const Array b0 = b.slice(0, 0, 1);  // (1, 3, 3): broadcast over the batch
+  EXPECT_EQ(mm(a, b0, {.target = "cuda"}).to_vector<double>(),
+            mm(a, b0, {.target = "cpu"}).to_vector<double>());
+  const Array x = from_vector(ints(n * 5, 15), {n, 5}).astype(DType::float32);
+  Array out_cpu = full({n, 5}, 7.0).astype(DType::float32);
+  Array out_gpu = rt().to_device(out_cpu);
+  const Ufunc half = rt().gufunc("app_first_half");
+  half(x, {.target = "cpu", .out = {out_cpu}});
+  half(rt().to_device(x), {.target = "cuda", .out = {out_gpu}});
+  EXPECT_EQ(rt().to_host(out_gpu).to_vector<float>(), out_cpu.to_vector<float>());
+  EXPECT_EQ(out_cpu.at<float>(n - 1, 4), 7.0f);
+}
+
 TEST(DefineCuda, AHostOnlyDefinitionIsAnErrorOnCudaNotARunElsewhere) {
   REQUIRE_CUDA();
   const Array x = from_vector(V{1, 2, 3});
