@@ -75,6 +75,66 @@ struct AtomicCasCounter {
   }
 };
 
+// The operations of issue 15 as functors, so that one kernel template runs each of them.
+struct NanMaxOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_nanmax(p, v);
+  }
+};
+struct NanMinOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_nanmin(p, v);
+  }
+};
+struct AndOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_and(p, v);
+  }
+};
+struct OrOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_or(p, v);
+  }
+};
+struct XorOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_xor(p, v);
+  }
+};
+struct IncOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_inc(p, v);
+  }
+};
+struct DecOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_dec(p, v);
+  }
+};
+// old[i] = Op(&cell[0], vals[i]).
+template <class T, class Op>
+struct AtomicVals {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, View<const T> vals) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = Op{}(&cell(0), vals(i));
+  }
+};
+// old[i] = Op(&cell[0], v): inc/dec with one limit for every thread.
+template <class T, class Op>
+struct AtomicScalar {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, T v) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = Op{}(&cell(0), v);
+  }
+};
+
 // One row per thread of the grid, at its linear index (block-major, x fastest): the thread's
 // coordinates as ThreadCtx gives them, and in the last column how many times the row was written.
 struct Coords {
@@ -161,6 +221,22 @@ inline void register_common(loom::Registrar& reg) {
   kernel<AtomicCasCounter<i32>, AtomicCasCounter<u32>, AtomicCasCounter<i64>, AtomicCasCounter<u64>,
          AtomicCasCounter<float>, AtomicCasCounter<double>>(
       reg, "t_atomic_cas_counter", "cell[0] += 1 by a CAS loop; old[i] = value replaced");
+  kernel<AtomicVals<i32, NanMaxOp>, AtomicVals<u32, NanMaxOp>, AtomicVals<i64, NanMaxOp>,
+         AtomicVals<u64, NanMaxOp>, AtomicVals<float, NanMaxOp>, AtomicVals<double, NanMaxOp>>(
+      reg, "t_atomic_nanmax", "old[i] = atomic_nanmax(&cell[0], vals[i])");
+  kernel<AtomicVals<i32, NanMinOp>, AtomicVals<u32, NanMinOp>, AtomicVals<i64, NanMinOp>,
+         AtomicVals<u64, NanMinOp>, AtomicVals<float, NanMinOp>, AtomicVals<double, NanMinOp>>(
+      reg, "t_atomic_nanmin", "old[i] = atomic_nanmin(&cell[0], vals[i])");
+  kernel<AtomicVals<i32, AndOp>, AtomicVals<u32, AndOp>, AtomicVals<i64, AndOp>,
+         AtomicVals<u64, AndOp>>(reg, "t_atomic_and", "old[i] = atomic_and(&cell[0], vals[i])");
+  kernel<AtomicVals<i32, OrOp>, AtomicVals<u32, OrOp>, AtomicVals<i64, OrOp>,
+         AtomicVals<u64, OrOp>>(reg, "t_atomic_or", "old[i] = atomic_or(&cell[0], vals[i])");
+  kernel<AtomicVals<i32, XorOp>, AtomicVals<u32, XorOp>, AtomicVals<i64, XorOp>,
+         AtomicVals<u64, XorOp>>(reg, "t_atomic_xor", "old[i] = atomic_xor(&cell[0], vals[i])");
+  kernel<AtomicScalar<u32, IncOp>, AtomicScalar<u64, IncOp>>(reg, "t_atomic_inc",
+                                                             "old[i] = atomic_inc(&cell[0], v)");
+  kernel<AtomicScalar<u32, DecOp>, AtomicScalar<u64, DecOp>>(reg, "t_atomic_dec",
+                                                             "old[i] = atomic_dec(&cell[0], v)");
   kernel<Coords>(reg, "t_coords", "one row of ThreadCtx coordinates per thread");
   kernel<CoordsSync>(reg, "t_coords_sync", "t_coords between two barriers");
   kernel<FillInt32>(reg, "t_fill_i32", "out[i] = v (int32 scalar)");
