@@ -135,6 +135,43 @@ struct AtomicScalar {
   }
 };
 
+// A block's (blockDim.y, blockDim.x) tile in shared_array<T>({rows, cols}, byte_offset): thread
+// (y, x) stores its rank there, and after the barrier reads the tile reversed (the rank of thread
+// (by-1-y, bx-1-x)) and the same bytes as a flat 1-d array at its own rank, which shows the C
+// order. out has two entries per thread of the grid, at its linear index.
+struct SharedTile2D {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int64_t> out,
+                          std::int64_t byte_offset) const {
+    const std::int64_t by = t.blockDim.y, bx = t.blockDim.x, y = t.threadIdx.y, x = t.threadIdx.x;
+    const auto off = static_cast<std::size_t>(byte_offset);
+    View<std::int64_t, 2> tile = t.shared_array<std::int64_t>({by, bx}, off);
+    View<std::int64_t> flat = t.shared_array<std::int64_t>(by * bx, off);
+    const std::int64_t rank = t.thread_rank();
+    const std::int64_t gid = std::int64_t{t.blockIdx.x} * t.blockDim.count() + rank;
+    tile(y, x) = 1000 * t.blockIdx.x + rank;
+    t.syncthreads();
+    out(2 * gid) = tile(by - 1 - y, bx - 1 - x);
+    out(2 * gid + 1) = flat(rank);
+  }
+};
+// The same over a (blockDim.z, blockDim.y, blockDim.x) tile of float64.
+struct SharedTile3D {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<double> out, std::int64_t byte_offset) const {
+    const std::int64_t bz = t.blockDim.z, by = t.blockDim.y, bx = t.blockDim.x;
+    const std::int64_t z = t.threadIdx.z, y = t.threadIdx.y, x = t.threadIdx.x;
+    const auto off = static_cast<std::size_t>(byte_offset);
+    View<double, 3> tile = t.shared_array<double>({bz, by, bx}, off);
+    View<double> flat = t.shared_array<double>(bz * by * bx, off);
+    const std::int64_t rank = t.thread_rank();
+    const std::int64_t gid = std::int64_t{t.blockIdx.x} * t.blockDim.count() + rank;
+    tile(z, y, x) = 1000.0 * t.blockIdx.x + static_cast<double>(rank);
+    t.syncthreads();
+    out(2 * gid) = tile(bz - 1 - z, by - 1 - y, bx - 1 - x);
+    out(2 * gid + 1) = flat(rank);
+  }
+};
 // One row per thread of the grid, at its linear index (block-major, x fastest): the thread's
 // coordinates as ThreadCtx gives them, and in the last column how many times the row was written.
 struct Coords {
@@ -237,6 +274,8 @@ inline void register_common(loom::Registrar& reg) {
                                                              "old[i] = atomic_inc(&cell[0], v)");
   kernel<AtomicScalar<u32, DecOp>, AtomicScalar<u64, DecOp>>(reg, "t_atomic_dec",
                                                              "old[i] = atomic_dec(&cell[0], v)");
+  kernel<SharedTile2D>(reg, "t_shared_2d", "a block's tile in shared_array({rows, cols})");
+  kernel<SharedTile3D>(reg, "t_shared_3d", "a block's tile in shared_array({d, rows, cols})");
   kernel<Coords>(reg, "t_coords", "one row of ThreadCtx coordinates per thread");
   kernel<CoordsSync>(reg, "t_coords_sync", "t_coords between two barriers");
   kernel<FillInt32>(reg, "t_fill_i32", "out[i] = v (int32 scalar)");
