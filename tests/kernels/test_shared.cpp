@@ -1,7 +1,8 @@
 // Block shared memory and barriers on every target: block_sum's tree sum in shared memory for
 // several block sizes; on host targets the rules a GPU cannot report (a barrier some threads skip,
 // syncthreads() in a kernel that did not declare it, more shared memory than the launch gave).
-// Issue 15: 2-d and 3-d shared arrays ({rows, cols[, depth]}).
+// Issue 15: 2-d and 3-d shared arrays ({rows, cols[, depth]}), fixed-size LOOM_SHARED arrays and
+// per-thread local_array.
 #include <algorithm>
 #include <tuple>
 
@@ -133,7 +134,7 @@ TEST_P(SharedTest, BlockSumWithoutSharedBytesIsALaunchError) {
   EXPECT_EQ(values_of<double>(get(out)), std::vector<double>(2, -7.0));
 }
 
-// ---- issue 15: multi-dimensional shared arrays ----
+// ---- issue 15: multi-dimensional and fixed-size shared arrays ----
 
 // t_shared_2d / t_shared_3d over blocks of `threads`, the tile at byte_offset: each thread gets the
 // rank of the thread mirrored in its block (the tile is shared and indexed in C order) and its
@@ -181,6 +182,20 @@ TEST_P(SharedTest, TwoDimensionalSharedArrayLargerThanTheLaunchGaveIsALaunchErro
         << e.what();
   }
   EXPECT_EQ(values_of<std::int64_t>(get(out)), std::vector<std::int64_t>(64, 7));
+}
+
+TEST_P(SharedTest, FixedSizeSharedArraysAreSharedByTheBlockAndDistinctPerDeclaration) {
+  for (std::int64_t bs : {128, 64, 1, 33}) {
+    SCOPED_TRACE(bs);
+    const std::int64_t nb = 9;
+    Array out = put(loom::zeros({nb * bs, 2}, DType::int32));
+    launch("t_shared_fixed", config(nb, bs), out);
+    std::vector<std::int32_t> want;
+    for (std::int64_t b = 0; b < nb; ++b)
+      for (std::int64_t r = 0; r < bs; ++r)
+        want.insert(want.end(), {std::int32_t(1000 * b + bs - 1 - r), std::int32_t(-(bs - 1 - r))});
+    EXPECT_EQ(values_of<std::int32_t>(get(out)), want);
+  }
 }
 
 // ThreadCtx on its own (as a host target builds it): the checks and the layout.
@@ -233,6 +248,45 @@ TEST(SharedArrayShape, HostChecksNegativeAndOverflowingShapes) {
   EXPECT_EQ(&b(1, 2, 3), reinterpret_cast<std::int16_t*>(buf + 16) + 23);
   EXPECT_EQ(t.shared_array<double>({0, 1 << 20, 1 << 20}).size(0), 0);
   EXPECT_EQ(t.shared_array<float>(2, 8).size(), 2);  // (n, byte_offset) stays the 1-d array
+}
+
+// ---- issue 15: per-thread local arrays ----
+
+TEST_P(SharedTest, LocalArraysArePerThreadOnEveryPath) {
+  for (const char* k : {"t_local_arrays", "t_local_arrays_sync"}) {
+    SCOPED_TRACE(k);
+    const std::int64_t n = 1000;
+    const auto xv = random_values<float>(n * 8, 21, -50, 50);
+    Array out = put(loom::zeros({n, 9}, DType::float32));
+    launch(k, config(8, 128), put(loom::from_vector(xv).reshape({n, 8})), out);
+    std::vector<float> want;
+    for (std::int64_t i = 0; i < n; ++i) {
+      std::vector<float> row(xv.begin() + 8 * i, xv.begin() + 8 * (i + 1));
+      std::sort(row.begin(), row.end());
+      row.push_back(150.0f);
+      want.insert(want.end(), row.begin(), row.end());
+    }
+    EXPECT_EQ(values_of<float>(get(out)), want);
+  }
+}
+
+TEST(LocalArray, IsAnAggregateWithACOrderView) {
+  using A = loom::local_array<std::int32_t, 2, 3, 4>;
+  static_assert(std::is_trivially_copyable_v<A> && std::is_aggregate_v<A>);
+  static_assert(sizeof(A) == 24 * sizeof(std::int32_t) && A::ndim == 3 && A::count == 24);
+  static_assert(A::size(0) == 2 && A::size(1) == 3 && A::size(2) == 4);
+  A a{};
+  for (std::int32_t k = 0; k < A::count; ++k) EXPECT_EQ(a.data[k], 0);
+  a(1, 2, 3) = 5;
+  EXPECT_EQ(a.data[23], 5);
+  const loom::View<std::int32_t, 3> v = a.view();
+  EXPECT_EQ(v.strides[0], 48);
+  EXPECT_EQ(v.strides[1], 16);
+  EXPECT_EQ(v.strides[2], 4);
+  EXPECT_EQ(&v(1, 2, 3), &a.data[23]);
+#if LOOM_BOUNDS_CHECK
+  EXPECT_THROW(a(2, 0, 0), loom::IndexError);
+#endif
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, SharedTest, ::testing::ValuesIn(kEveryWhere), where_name);

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "loom/hd.hpp"
+#include "loom/local_array.hpp"
 #include "loom/view.hpp"
 
 namespace loom {
@@ -41,6 +42,17 @@ void block_sync(BlockSync* s);        // suspends the calling thread's fiber unt
 [[noreturn]] void shared_shape_invalid(const std::int64_t* shape, int ndim, std::size_t item,
                                        std::size_t byte_offset, std::size_t have);
 }  // namespace detail
+
+// A fixed-size shared array, declared in a kernel as CUDA's __shared__ is:
+//   LOOM_SHARED float tile[32][33];
+// Every declaration is an array of its own, shared by the threads of a block. The host keeps one
+// per OS thread (a block's threads all run on one), reused from block to block like the dynamic
+// buffer: its contents at the start of a block are unspecified on every target.
+#if defined(__CUDA_ARCH__)
+#define LOOM_SHARED __shared__
+#else
+#define LOOM_SHARED static thread_local
+#endif
 
 struct ThreadCtx {
   Dim3 threadIdx, blockIdx, blockDim, gridDim;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "loom/atomic.hpp"
+#include "loom/local_array.hpp"
 #include "loom/registry.hpp"
 #include "loom/thread_ctx.hpp"
 #include "loom/view.hpp"
@@ -172,6 +173,58 @@ struct SharedTile3D {
     out(2 * gid + 1) = flat(rank);
   }
 };
+// Two fixed-size LOOM_SHARED arrays of the same type and shape (each its own array): thread r of
+// a block of at most 128 threads stores r and -r, and after the barrier reads both reversed.
+struct SharedFixed {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int32_t, 2> out) const {
+    LOOM_SHARED std::int32_t a[4][32];
+    LOOM_SHARED std::int32_t b[4][32];
+    const auto n = static_cast<std::int32_t>(t.blockDim.count());
+    const auto r = static_cast<std::int32_t>(t.thread_rank());
+    const std::int64_t gid = std::int64_t{t.blockIdx.x} * n + r;
+    a[r / 32][r % 32] = r + 1000 * static_cast<std::int32_t>(t.blockIdx.x);
+    b[r / 32][r % 32] = -r;
+    t.syncthreads();
+    const std::int32_t q = n - 1 - r;
+    out(gid, 0) = a[q / 32][q % 32];
+    out(gid, 1) = b[q / 32][q % 32];
+  }
+};
+
+// Per-thread local arrays: each thread sorts its 8 values of x (x(i, :)) in a local_array by
+// insertion sort into out(i, :), and fills a zeroed 3x4 local_array through its View, summing it
+// into out(i, 8) (sum of 10 * r + c over the 3x4 array, 138, plus its size, 12: 150).
+template <bool Sync>
+struct LocalArrays {
+  static constexpr bool uses_syncthreads = Sync;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const float, 2> x, View<float, 2> out) const {
+    const std::int64_t i = t.grid();
+    const bool live = i < x.size(0);
+    local_array<float, 8> v;
+    for (int k = 0; k < 8; ++k) v(k) = live ? x(i, k) : 0.0f;
+    if constexpr (Sync) t.syncthreads();  // locals live across a barrier (the fiber's stack)
+    for (int k = 1; k < 8; ++k) {
+      const float key = v(k);
+      int j = k - 1;
+      for (; j >= 0 && v(j) > key; --j) v(j + 1) = v(j);
+      v(j + 1) = key;
+    }
+    local_array<std::int64_t, 3, 4> m{};
+    std::int64_t zeros = 0;
+    for (std::int64_t k = 0; k < m.count; ++k) zeros += m.data[k] == 0;
+    View<std::int64_t, 2> mv = m.view();
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c) mv(r, c) = 10 * r + c;
+    if constexpr (Sync) t.syncthreads();
+    if (!live) return;
+    std::int64_t s = 0;
+    for (std::int64_t k = 0; k < m.count; ++k) s += m.data[k];  // C order through data
+    for (int k = 0; k < 8; ++k) out(i, k) = v(k);
+    out(i, 8) = static_cast<float>(s + zeros);
+  }
+};
+
 // One row per thread of the grid, at its linear index (block-major, x fastest): the thread's
 // coordinates as ThreadCtx gives them, and in the last column how many times the row was written.
 struct Coords {
@@ -276,6 +329,9 @@ inline void register_common(loom::Registrar& reg) {
                                                              "old[i] = atomic_dec(&cell[0], v)");
   kernel<SharedTile2D>(reg, "t_shared_2d", "a block's tile in shared_array({rows, cols})");
   kernel<SharedTile3D>(reg, "t_shared_3d", "a block's tile in shared_array({d, rows, cols})");
+  kernel<SharedFixed>(reg, "t_shared_fixed", "two LOOM_SHARED arrays read reversed");
+  kernel<LocalArrays<false>>(reg, "t_local_arrays", "per-thread local_array sort and fill");
+  kernel<LocalArrays<true>>(reg, "t_local_arrays_sync", "t_local_arrays with barriers");
   kernel<Coords>(reg, "t_coords", "one row of ThreadCtx coordinates per thread");
   kernel<CoordsSync>(reg, "t_coords_sync", "t_coords between two barriers");
   kernel<FillInt32>(reg, "t_fill_i32", "out[i] = v (int32 scalar)");
