@@ -65,5 +65,21 @@ void shared_size_invalid(std::int64_t n, std::size_t item, std::size_t byte_offs
                     "; the launch gave " + std::to_string(have) + " bytes of shared memory");
 }
 
+void shared_shape_invalid(const std::int64_t* shape, int ndim, std::size_t item,
+                          std::size_t byte_offset, std::size_t have) {
+  std::string dims;
+  bool negative = false;
+  for (int k = 0; k < ndim; ++k) {
+    dims += (k ? ", " : "") + std::to_string(shape[k]);
+    negative = negative || shape[k] < 0;
+  }
+  throw LaunchError(
+      "the kernel asks shared_array for a (" + dims + ") array of " + std::to_string(item) +
+      "-byte elements at byte offset " + std::to_string(byte_offset) + ": " +
+      (negative ? std::string("a negative extent")
+                : "more bytes than a size_t holds (" + std::to_string(SIZE_MAX) + ")") +
+      "; the launch gave " + std::to_string(have) + " bytes of shared memory");
+}
+
 }  // namespace detail
 }  // namespace loom

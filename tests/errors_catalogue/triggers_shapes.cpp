@@ -44,6 +44,12 @@ const TriggerSet shapes = {
        t.shared_bytes = 16;
        t.shared_array<float>(k2to62);
      }},
+    {"E-LAUNCH-SHARED-ARRAY-SHAPE",
+     [] {
+       ThreadCtx t;
+       t.shared_bytes = 16;
+       t.shared_array<float>({3, -1});
+     }},
 };
 
 }  // namespace

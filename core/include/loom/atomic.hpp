@@ -1,6 +1,8 @@
 // Atomics for custom kernels, the same calls on every target: CUDA's atomic* on the device,
 // std::atomic_ref on the host. Each returns the value stored before (Numba's cuda.atomic.*).
-// Types: int32, uint32, int64, uint64, float32, float64.
+// Types: int32, uint32, int64, uint64, float32, float64 (add, sub, max, min, nanmax, nanmin, exch,
+// cas); the integer ones for and/or/xor; uint32 and uint64 for inc/dec (Numba's sets). Another
+// type is a compile error naming the operation.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -154,6 +156,146 @@ LOOM_HD T atomic_cas(T* p, T expected, T desired) {
   std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
   return expected;
 #endif
+}
+
+// *p = max(*p, v) with NaN as missing data, as Numba's cuda.atomic.nanmax and CUDA's fmax: a NaN
+// argument leaves a number stored, a stored NaN is replaced by the argument (NaN only if both
+// are). Integers: atomic_max.
+template <class T>
+LOOM_HD T atomic_nanmax(T* p, T v) {
+  static_assert(atomic_value<T>,
+                "atomic_nanmax: T must be int32, uint32, int64, uint64, float32 or float64");
+  // Only the static_assert's message for another type, not errors from the body.
+  if constexpr (!(atomic_value<T>)) {
+    return v;
+  } else {
+    if constexpr (std::is_integral_v<T>) {
+      return atomic_max(p, v);
+    } else {
+      // old != old: the stored value is a NaN, replaced by anything.
+      return detail::cas_loop(p, [v](T old) { return old != old || old < v ? v : old; });
+    }
+  }
+}
+
+// *p = min(*p, v) with NaN as missing data (see atomic_nanmax).
+template <class T>
+LOOM_HD T atomic_nanmin(T* p, T v) {
+  static_assert(atomic_value<T>,
+                "atomic_nanmin: T must be int32, uint32, int64, uint64, float32 or float64");
+  // Only the static_assert's message for another type, not errors from the body.
+  if constexpr (!(atomic_value<T>)) {
+    return v;
+  } else {
+    if constexpr (std::is_integral_v<T>) {
+      return atomic_min(p, v);
+    } else {
+      return detail::cas_loop(p, [v](T old) { return old != old || v < old ? v : old; });
+    }
+  }
+}
+
+// The integer types of CUDA's atomicAnd/Or/Xor (the 64-bit ones as unsigned long long).
+template <class T>
+concept atomic_integer = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t> ||
+    std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>;
+
+// *p &= v.
+template <class T>
+LOOM_HD T atomic_and(T* p, T v) {
+  static_assert(atomic_integer<T>, "atomic_and: T must be int32, uint32, int64 or uint64");
+  // Only the static_assert's message for another type, not errors from the body.
+  if constexpr (!(atomic_integer<T>)) {
+    return v;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (sizeof(T) == 8) {
+      // Bitwise operations are the same on signed and unsigned bits.
+      return static_cast<T>(
+          atomicAnd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+    } else {
+      return atomicAnd(p, v);
+    }
+#else
+    return std::atomic_ref<T>(*p).fetch_and(v, std::memory_order_relaxed);
+#endif
+  }
+}
+
+// *p |= v.
+template <class T>
+LOOM_HD T atomic_or(T* p, T v) {
+  static_assert(atomic_integer<T>, "atomic_or: T must be int32, uint32, int64 or uint64");
+  // Only the static_assert's message for another type, not errors from the body.
+  if constexpr (!(atomic_integer<T>)) {
+    return v;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (sizeof(T) == 8) {
+      return static_cast<T>(
+          atomicOr(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+    } else {
+      return atomicOr(p, v);
+    }
+#else
+    return std::atomic_ref<T>(*p).fetch_or(v, std::memory_order_relaxed);
+#endif
+  }
+}
+
+// *p ^= v.
+template <class T>
+LOOM_HD T atomic_xor(T* p, T v) {
+  static_assert(atomic_integer<T>, "atomic_xor: T must be int32, uint32, int64 or uint64");
+  // Only the static_assert's message for another type, not errors from the body.
+  if constexpr (!(atomic_integer<T>)) {
+    return v;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (sizeof(T) == 8) {
+      return static_cast<T>(
+          atomicXor(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+    } else {
+      return atomicXor(p, v);
+    }
+#else
+    return std::atomic_ref<T>(*p).fetch_xor(v, std::memory_order_relaxed);
+#endif
+  }
+}
+
+// *p = *p >= v ? 0 : *p + 1 (CUDA's atomicInc: a counter that wraps to 0 after v).
+// uint32 is atomicInc on the device; uint64 (which CUDA lacks, Numba has) a compare-and-swap loop.
+template <class T>
+LOOM_HD T atomic_inc(T* p, T v) {
+  static_assert(std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>,
+                "atomic_inc: T must be uint32 or uint64 (CUDA's atomicInc wraps unsigned values)");
+  // Only the static_assert's message for another type, not errors from the body.
+  if constexpr (!(std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>)) {
+    return v;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<T, std::uint32_t>) return atomicInc(p, v);
+#endif
+    return detail::cas_loop(p, [v](T old) { return old >= v ? T(0) : static_cast<T>(old + 1); });
+  }
+}
+
+// *p = (*p == 0 || *p > v) ? v : *p - 1 (CUDA's atomicDec: counts down from v and wraps to v).
+template <class T>
+LOOM_HD T atomic_dec(T* p, T v) {
+  static_assert(std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>,
+                "atomic_dec: T must be uint32 or uint64 (CUDA's atomicDec wraps unsigned values)");
+  // Only the static_assert's message for another type, not errors from the body.
+  if constexpr (!(std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>)) {
+    return v;
+  } else {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<T, std::uint32_t>) return atomicDec(p, v);
+#endif
+    return detail::cas_loop(
+        p, [v](T old) { return old == 0 || old > v ? v : static_cast<T>(old - 1); });
+  }
 }
 
 }  // namespace loom

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "loom/hd.hpp"
+#include "loom/local_array.hpp"
 #include "loom/view.hpp"
 
 namespace loom {
@@ -37,7 +38,21 @@ void block_sync(BlockSync* s);        // suspends the calling thread's fiber unt
 // shared_array(n) whose byte count is negative or does not fit in a size_t.
 [[noreturn]] void shared_size_invalid(std::int64_t n, std::size_t item, std::size_t byte_offset,
                                       std::size_t have);
+// shared_array({rows, cols[, depth]}) with a negative extent or a byte count past a size_t.
+[[noreturn]] void shared_shape_invalid(const std::int64_t* shape, int ndim, std::size_t item,
+                                       std::size_t byte_offset, std::size_t have);
 }  // namespace detail
+
+// A fixed-size shared array, declared in a kernel as CUDA's __shared__ is:
+//   LOOM_SHARED float tile[32][33];
+// Every declaration is an array of its own, shared by the threads of a block. The host keeps one
+// per OS thread (a block's threads all run on one), reused from block to block like the dynamic
+// buffer: its contents at the start of a block are unspecified on every target.
+#if defined(__CUDA_ARCH__)
+#define LOOM_SHARED __shared__
+#else
+#define LOOM_SHARED static thread_local
+#endif
 
 struct ThreadCtx {
   Dim3 threadIdx, blockIdx, blockDim, gridDim;
@@ -108,6 +123,45 @@ struct ThreadCtx {
     v.data = reinterpret_cast<T*>(static_cast<unsigned char*>(shared_mem) + byte_offset);
     v.shape[0] = n;
     v.strides[0] = sizeof(T);
+    return v;
+  }
+  // A C-order {rows, cols} or {rows, cols, depth} array of T in the block's shared memory at
+  // byte_offset, checked on the host as the 1-d one. The shape is braced so that (n, byte_offset)
+  // keeps meaning the 1-d array.
+  template <class T>
+  LOOM_HD View<T, 2> shared_array(const std::int64_t (&shape)[2],
+                                  std::size_t byte_offset = 0) const {
+    return shared_nd<T, 2>(shape, byte_offset);
+  }
+  template <class T>
+  LOOM_HD View<T, 3> shared_array(const std::int64_t (&shape)[3],
+                                  std::size_t byte_offset = 0) const {
+    return shared_nd<T, 3>(shape, byte_offset);
+  }
+
+ private:
+  template <class T, int N>
+  LOOM_HD View<T, N> shared_nd(const std::int64_t (&shape)[N], std::size_t byte_offset) const {
+#if !defined(__CUDA_ARCH__)
+    std::size_t want = sizeof(T);
+    bool bad = false;
+    for (int k = 0; k < N; ++k) {
+      bad = bad || shape[k] < 0 ||
+            __builtin_mul_overflow(want, static_cast<std::size_t>(shape[k]), &want);
+    }
+    if (bad || __builtin_add_overflow(want, byte_offset, &want)) {
+      detail::shared_shape_invalid(shape, N, sizeof(T), byte_offset, shared_bytes);
+    }
+    if (want > shared_bytes) detail::shared_overflow(want, shared_bytes);
+#endif
+    View<T, N> v;
+    v.data = reinterpret_cast<T*>(static_cast<unsigned char*>(shared_mem) + byte_offset);
+    std::int64_t stride = sizeof(T);
+    for (int k = N - 1; k >= 0; --k) {
+      v.shape[k] = shape[k];
+      v.strides[k] = stride;
+      stride *= shape[k];
+    }
     return v;
   }
 };

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "loom/atomic.hpp"
+#include "loom/local_array.hpp"
 #include "loom/registry.hpp"
 #include "loom/thread_ctx.hpp"
 #include "loom/view.hpp"
@@ -72,6 +73,155 @@ struct AtomicCasCounter {
       seen = prev;
     }
     old(i) = seen;
+  }
+};
+
+// The operations of issue 15 as functors, so that one kernel template runs each of them.
+struct NanMaxOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_nanmax(p, v);
+  }
+};
+struct NanMinOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_nanmin(p, v);
+  }
+};
+struct AndOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_and(p, v);
+  }
+};
+struct OrOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_or(p, v);
+  }
+};
+struct XorOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_xor(p, v);
+  }
+};
+struct IncOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_inc(p, v);
+  }
+};
+struct DecOp {
+  template <class T>
+  LOOM_HD T operator()(T* p, T v) const {
+    return atomic_dec(p, v);
+  }
+};
+// old[i] = Op(&cell[0], vals[i]).
+template <class T, class Op>
+struct AtomicVals {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, View<const T> vals) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = Op{}(&cell(0), vals(i));
+  }
+};
+// old[i] = Op(&cell[0], v): inc/dec with one limit for every thread.
+template <class T, class Op>
+struct AtomicScalar {
+  LOOM_HD void operator()(const ThreadCtx& t, View<T> cell, View<T> old, T v) const {
+    const std::int64_t i = t.grid();
+    if (i < old.size()) old(i) = Op{}(&cell(0), v);
+  }
+};
+
+// A block's (blockDim.y, blockDim.x) tile in shared_array<T>({rows, cols}, byte_offset): thread
+// (y, x) stores its rank there, and after the barrier reads the tile reversed (the rank of thread
+// (by-1-y, bx-1-x)) and the same bytes as a flat 1-d array at its own rank, which shows the C
+// order. out has two entries per thread of the grid, at its linear index.
+struct SharedTile2D {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int64_t> out,
+                          std::int64_t byte_offset) const {
+    const std::int64_t by = t.blockDim.y, bx = t.blockDim.x, y = t.threadIdx.y, x = t.threadIdx.x;
+    const auto off = static_cast<std::size_t>(byte_offset);
+    View<std::int64_t, 2> tile = t.shared_array<std::int64_t>({by, bx}, off);
+    View<std::int64_t> flat = t.shared_array<std::int64_t>(by * bx, off);
+    const std::int64_t rank = t.thread_rank();
+    const std::int64_t gid = std::int64_t{t.blockIdx.x} * t.blockDim.count() + rank;
+    tile(y, x) = 1000 * t.blockIdx.x + rank;
+    t.syncthreads();
+    out(2 * gid) = tile(by - 1 - y, bx - 1 - x);
+    out(2 * gid + 1) = flat(rank);
+  }
+};
+// The same over a (blockDim.z, blockDim.y, blockDim.x) tile of float64.
+struct SharedTile3D {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<double> out, std::int64_t byte_offset) const {
+    const std::int64_t bz = t.blockDim.z, by = t.blockDim.y, bx = t.blockDim.x;
+    const std::int64_t z = t.threadIdx.z, y = t.threadIdx.y, x = t.threadIdx.x;
+    const auto off = static_cast<std::size_t>(byte_offset);
+    View<double, 3> tile = t.shared_array<double>({bz, by, bx}, off);
+    View<double> flat = t.shared_array<double>(bz * by * bx, off);
+    const std::int64_t rank = t.thread_rank();
+    const std::int64_t gid = std::int64_t{t.blockIdx.x} * t.blockDim.count() + rank;
+    tile(z, y, x) = 1000.0 * t.blockIdx.x + static_cast<double>(rank);
+    t.syncthreads();
+    out(2 * gid) = tile(bz - 1 - z, by - 1 - y, bx - 1 - x);
+    out(2 * gid + 1) = flat(rank);
+  }
+};
+// Two fixed-size LOOM_SHARED arrays of the same type and shape (each its own array): thread r of
+// a block of at most 128 threads stores r and -r, and after the barrier reads both reversed.
+struct SharedFixed {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int32_t, 2> out) const {
+    LOOM_SHARED std::int32_t a[4][32];
+    LOOM_SHARED std::int32_t b[4][32];
+    const auto n = static_cast<std::int32_t>(t.blockDim.count());
+    const auto r = static_cast<std::int32_t>(t.thread_rank());
+    const std::int64_t gid = std::int64_t{t.blockIdx.x} * n + r;
+    a[r / 32][r % 32] = r + 1000 * static_cast<std::int32_t>(t.blockIdx.x);
+    b[r / 32][r % 32] = -r;
+    t.syncthreads();
+    const std::int32_t q = n - 1 - r;
+    out(gid, 0) = a[q / 32][q % 32];
+    out(gid, 1) = b[q / 32][q % 32];
+  }
+};
+
+// Per-thread local arrays: each thread sorts its 8 values of x (x(i, :)) in a local_array by
+// insertion sort into out(i, :), and fills a zeroed 3x4 local_array through its View, summing it
+// into out(i, 8) (sum of 10 * r + c over the 3x4 array, 138, plus its size, 12: 150).
+template <bool Sync>
+struct LocalArrays {
+  static constexpr bool uses_syncthreads = Sync;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const float, 2> x, View<float, 2> out) const {
+    const std::int64_t i = t.grid();
+    const bool live = i < x.size(0);
+    local_array<float, 8> v;
+    for (int k = 0; k < 8; ++k) v(k) = live ? x(i, k) : 0.0f;
+    if constexpr (Sync) t.syncthreads();  // locals live across a barrier (the fiber's stack)
+    for (int k = 1; k < 8; ++k) {
+      const float key = v(k);
+      int j = k - 1;
+      for (; j >= 0 && v(j) > key; --j) v(j + 1) = v(j);
+      v(j + 1) = key;
+    }
+    local_array<std::int64_t, 3, 4> m{};
+    std::int64_t zeros = 0;
+    for (std::int64_t k = 0; k < m.count; ++k) zeros += m.data[k] == 0;
+    View<std::int64_t, 2> mv = m.view();
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c) mv(r, c) = 10 * r + c;
+    if constexpr (Sync) t.syncthreads();
+    if (!live) return;
+    std::int64_t s = 0;
+    for (std::int64_t k = 0; k < m.count; ++k) s += m.data[k];  // C order through data
+    for (int k = 0; k < 8; ++k) out(i, k) = v(k);
+    out(i, 8) = static_cast<float>(s + zeros);
   }
 };
 
@@ -161,6 +311,27 @@ inline void register_common(loom::Registrar& reg) {
   kernel<AtomicCasCounter<i32>, AtomicCasCounter<u32>, AtomicCasCounter<i64>, AtomicCasCounter<u64>,
          AtomicCasCounter<float>, AtomicCasCounter<double>>(
       reg, "t_atomic_cas_counter", "cell[0] += 1 by a CAS loop; old[i] = value replaced");
+  kernel<AtomicVals<i32, NanMaxOp>, AtomicVals<u32, NanMaxOp>, AtomicVals<i64, NanMaxOp>,
+         AtomicVals<u64, NanMaxOp>, AtomicVals<float, NanMaxOp>, AtomicVals<double, NanMaxOp>>(
+      reg, "t_atomic_nanmax", "old[i] = atomic_nanmax(&cell[0], vals[i])");
+  kernel<AtomicVals<i32, NanMinOp>, AtomicVals<u32, NanMinOp>, AtomicVals<i64, NanMinOp>,
+         AtomicVals<u64, NanMinOp>, AtomicVals<float, NanMinOp>, AtomicVals<double, NanMinOp>>(
+      reg, "t_atomic_nanmin", "old[i] = atomic_nanmin(&cell[0], vals[i])");
+  kernel<AtomicVals<i32, AndOp>, AtomicVals<u32, AndOp>, AtomicVals<i64, AndOp>,
+         AtomicVals<u64, AndOp>>(reg, "t_atomic_and", "old[i] = atomic_and(&cell[0], vals[i])");
+  kernel<AtomicVals<i32, OrOp>, AtomicVals<u32, OrOp>, AtomicVals<i64, OrOp>,
+         AtomicVals<u64, OrOp>>(reg, "t_atomic_or", "old[i] = atomic_or(&cell[0], vals[i])");
+  kernel<AtomicVals<i32, XorOp>, AtomicVals<u32, XorOp>, AtomicVals<i64, XorOp>,
+         AtomicVals<u64, XorOp>>(reg, "t_atomic_xor", "old[i] = atomic_xor(&cell[0], vals[i])");
+  kernel<AtomicScalar<u32, IncOp>, AtomicScalar<u64, IncOp>>(reg, "t_atomic_inc",
+                                                             "old[i] = atomic_inc(&cell[0], v)");
+  kernel<AtomicScalar<u32, DecOp>, AtomicScalar<u64, DecOp>>(reg, "t_atomic_dec",
+                                                             "old[i] = atomic_dec(&cell[0], v)");
+  kernel<SharedTile2D>(reg, "t_shared_2d", "a block's tile in shared_array({rows, cols})");
+  kernel<SharedTile3D>(reg, "t_shared_3d", "a block's tile in shared_array({d, rows, cols})");
+  kernel<SharedFixed>(reg, "t_shared_fixed", "two LOOM_SHARED arrays read reversed");
+  kernel<LocalArrays<false>>(reg, "t_local_arrays", "per-thread local_array sort and fill");
+  kernel<LocalArrays<true>>(reg, "t_local_arrays_sync", "t_local_arrays with barriers");
   kernel<Coords>(reg, "t_coords", "one row of ThreadCtx coordinates per thread");
   kernel<CoordsSync>(reg, "t_coords_sync", "t_coords between two barriers");
   kernel<FillInt32>(reg, "t_fill_i32", "out[i] = v (int32 scalar)");
