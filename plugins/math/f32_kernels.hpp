@@ -19,11 +19,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "trig.hpp"
 
 #if !defined(__CUDACC__)
+#if defined(__SSE__)
+#include <immintrin.h>  // reciprocal estimates
+#endif
 namespace loom::math::detail::simd {
 
 // A float batch as two double batches (lanes 0..h-1, h..2h-1) and back; 512-bit registers with
@@ -82,10 +86,11 @@ template <class B, class Fn, class... X>
 
 namespace f32 {
 
-// The bits of a double batch as 64-bit integers (GCC vector operators: +, &, shifts) and back.
-template <class BD>
+// The bits of a batch as integers of its lane width (GCC vector operators: +, &, shifts) and back.
+template <class B>
 struct bits_of {
-  typedef long long type __attribute__((vector_size(sizeof(typename BD::register_type))));
+  using I = std::conditional_t<sizeof(typename B::value_type) == 8, long long, int>;
+  typedef I type __attribute__((vector_size(sizeof(typename B::register_type))));
 };
 template <class BD>
 using bits_t = typename bits_of<BD>::type;
@@ -228,6 +233,63 @@ template <class BD>
   const bits_t<BD> neg = bits(x) >> 63, sign = bits_t<BD>{} + (long long)0x8000000000000000ULL;
   const bits_t<BD> b = (bits(BD(0x1.921fb54442d18p+1) - a) & neg) | (bits(a) & ~neg);
   return from_bits<BD>(b | (bits(y) & sign));
+}
+
+// 1 / v to about 2^-12 (rcp14: 2^-14) for v in [1, 2], for corrections already near 2^-24 of the
+// result; a division where the target has no reciprocal estimate.
+template <class B>
+[[gnu::always_inline]] inline B recip_approx(B v) {
+  using V = typename B::register_type;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_rcp14_ps(v));
+#endif
+#if defined(__AVX__)
+  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_rcp_ps(v));
+#endif
+#if defined(__SSE__)
+  if constexpr (std::is_same_v<V, __m128>) return B(_mm_rcp_ps(v));
+#endif
+  return B(1) / v;
+}
+
+// atan2(y, x) for float lanes that are not NaN or infinite (zeros of either sign included),
+// evaluated in float (16 lanes a 512-bit register, twice atan2_finite's). t = min / max of |x|,
+// |y| is in [0, 1], rounded once, and its error tl (the division's remainder over max, so t + tl
+// is within 2^-46 of the ratio) is carried separately; atan(t + tl) = t + lo, lo = t z Q(z) +
+// tl / (1 + z), z = t^2, Q of degree 8 (relative error of atan below 2^-28, float coefficients).
+// The result is off + s (t + lo), off = 0, pi/2 or pi and s = +-1 from the octant, summed as
+// off + s t exactly (|off| >= t: Fast2Sum) plus the small terms, so that it rounds about once.
+template <class BF>
+[[gnu::always_inline]] inline BF atan2_f32(BF y, BF x) {
+  using I = bits_t<BF>;
+  const BF ax = abs(x), ay = abs(y);
+  const auto swap = ay > ax;  // t = |x| / |y|: atan2 = pi/2 - atan(t) (x < 0: pi/2 + atan(t))
+  const BF num = min(ax, ay);
+  const BF den = max(max(ax, ay), BF(0x1p-149f));  // x = y = 0: t = 0 / 2^-149 = 0
+  const BF t = num / den;
+  const BF tl = trig::fmadd(BF(0) - t, den, num) / den;  // the remainder is exact
+  const BF z = t * t;
+  BF q = trig::fmadd(z, BF(-0x1.d32dbcp-10f), BF(0x1.6410e6p-7f));
+  q = trig::fmadd(z, q, BF(-0x1.fd6fbcp-6f));
+  q = trig::fmadd(z, q, BF(0x1.da24cap-5f));
+  q = trig::fmadd(z, q, BF(-0x1.580814p-4f));
+  q = trig::fmadd(z, q, BF(0x1.c08c1ap-4f));
+  q = trig::fmadd(z, q, BF(-0x1.242084p-3f));
+  q = trig::fmadd(z, q, BF(0x1.9991e4p-3f));
+  q = trig::fmadd(z, q, BF(-0x1.55553ep-2f));
+  const BF lo = trig::fmadd(t * z, q, tl * recip_approx(z + BF(1)));
+  // Octants: x >= 0 (sign bit clear): atan(t), or pi/2 - atan(t) when swapped; x < 0 or -0:
+  // pi - atan(t), or pi/2 + atan(t) when swapped. s = -1 where exactly one of the two holds.
+  const I sign = I{} + (int)0x80000000u, xneg = bits(x) >> 31;  // all ones where x's sign is set
+  const I flip = (bits(x) ^ bits(select(swap, BF(-0.0f), BF(0.0f)))) & sign;
+  const BF off_hi =
+      select(swap, BF(0x1.921fb6p+0f), from_bits<BF>(bits(BF(0x1.921fb6p+1f)) & xneg));
+  const BF off_lo =
+      select(swap, BF(-0x1.777a5cp-25f), from_bits<BF>(bits(BF(-0x1.777a5cp-24f)) & xneg));
+  const BF st = from_bits<BF>(bits(t) ^ flip), slo = from_bits<BF>(bits(lo) ^ flip);
+  const BF s = off_hi + st, e = (off_hi - s) + st;  // s + e = off_hi + st exactly
+  const BF m = s + (e + (slo + off_lo));            // in [0, pi], +0 for y = 0 <= x
+  return from_bits<BF>(bits(m) | (bits(y) & sign));
 }
 
 }  // namespace f32

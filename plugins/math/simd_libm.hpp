@@ -174,7 +174,7 @@ B atan2(B y, B x) {
   using S = typename B::value_type;
   auto c_atan2 = [](S a, S b) { return std::atan2(a, b); };
   if constexpr (sizeof(S) == 4) {
-    const B r = in_double([](auto a, auto b) { return f32::atan2_finite(a, b); }, y, x);
+    const B r = f32::atan2_f32(y, x);
     return patch_lanes2(r, y, x, non_finite(x) || non_finite(y), c_atan2);
   } else {
     const B r = adl::atan2_of(y, x);
