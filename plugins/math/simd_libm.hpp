@@ -193,8 +193,10 @@ B pow(B x, B y) {
   if constexpr (sizeof(S) == 8) {
     return each_lane2(x, y, c_pow);
   } else {
-    const B r = in_double([](auto a, auto b) { return f32::pow_finite(a, b); }, x, y);
-    return patch_lanes2(r, x, y, non_finite(x) || non_finite(y) || x == B(0), c_pow);
+    // Zero and subnormal x too: f32::pow_f32 takes normal x only.
+    auto edge = non_finite(x) || non_finite(y) || !(abs(x) >= B(std::numeric_limits<S>::min()));
+    const B r = f32::pow_f32(x, y, edge);
+    return patch_lanes2(r, x, y, edge, c_pow);
   }
 }
 
