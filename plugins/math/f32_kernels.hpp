@@ -499,6 +499,98 @@ template <class BF, class M>
   return select(x < BF(0), select(fy == y, neg, BF(std::numeric_limits<float>::quiet_NaN())), r);
 }
 
+// -ln(1/c) = ln c for kPowInvC's entries, as hi + lo.
+alignas(64) inline constexpr float kLogCHi[32] = {-0x1.2696240000000p-2f,
+                                                  -0x1.1178ec0000000p-2f,
+                                                  -0x1.f991d00000000p-3f,
+                                                  -0x1.d103840000000p-3f,
+                                                  -0x1.a93ed80000000p-3f,
+                                                  -0x1.823c180000000p-3f,
+                                                  -0x1.5bf4080000000p-3f,
+                                                  -0x1.365fd40000000p-3f,
+                                                  -0x1.1178ee0000000p-3f,
+                                                  -0x1.da72780000000p-4f,
+                                                  -0x1.9335e40000000p-4f,
+                                                  -0x1.4d31160000000p-4f,
+                                                  -0x1.08599a0000000p-4f,
+                                                  -0x1.894ac00000000p-5f,
+                                                  -0x1.0416060000000p-5f,
+                                                  -0x1.0205a40000000p-6f,
+                                                  0x0.0p+0f,
+                                                  0x1.f829900000000p-6f,
+                                                  0x1.f0a2e80000000p-5f,
+                                                  0x1.6f0d160000000p-4f,
+                                                  0x1.e270620000000p-4f,
+                                                  0x1.29552c0000000p-3f,
+                                                  0x1.5ff2fc0000000p-3f,
+                                                  0x1.9525a80000000p-3f,
+                                                  0x1.c8ff7a0000000p-3f,
+                                                  0x1.fb91820000000p-3f,
+                                                  0x1.1675ca0000000p-2f,
+                                                  0x1.2e8e260000000p-2f,
+                                                  0x1.4618ba0000000p-2f,
+                                                  0x1.5d1bda0000000p-2f,
+                                                  0x1.739d7e0000000p-2f,
+                                                  0x1.89a3340000000p-2f};
+alignas(64) inline constexpr float kLogCLo[32] = {0x1.d9648e0000000p-27f,
+                                                  -0x1.c4fc8a0000000p-27f,
+                                                  -0x1.2cecc80000000p-29f,
+                                                  0x1.9aa19c0000000p-31f,
+                                                  -0x1.915b3a0000000p-28f,
+                                                  -0x1.5468f00000000p-29f,
+                                                  0x1.2af0940000000p-29f,
+                                                  -0x1.02b1f80000000p-28f,
+                                                  -0x1.13f22c0000000p-30f,
+                                                  -0x1.c223500000000p-31f,
+                                                  -0x1.ab29320000000p-29f,
+                                                  -0x1.481fac0000000p-30f,
+                                                  0x1.4c38cc0000000p-29f,
+                                                  -0x1.27ec940000000p-31f,
+                                                  -0x1.3ce8460000000p-30f,
+                                                  0x1.db2a660000000p-32f,
+                                                  0x0.0p+0f,
+                                                  0x1.cf06700000000p-31f,
+                                                  0x1.163ea60000000p-37f,
+                                                  -0x1.46a5000000000p-30f,
+                                                  0x1.c55e760000000p-29f,
+                                                  0x1.07fd4c0000000p-29f,
+                                                  0x1.14f2880000000p-28f,
+                                                  0x1.e8ad700000000p-32f,
+                                                  0x1.e6a68a0000000p-29f,
+                                                  -0x1.a8706e0000000p-29f,
+                                                  -0x1.0a8b3e0000000p-27f,
+                                                  0x1.1c23ac0000000p-27f,
+                                                  0x1.0e2f660000000p-29f,
+                                                  0x1.5602740000000p-28f,
+                                                  0x1.5de8040000000p-29f,
+                                                  0x1.58284e0000000p-27f};
+
+// ln x for float lanes with x positive, normal and finite, evaluated in float (xsimd 8.1's float
+// log: one polynomial of degree 8 and selects for the special values in every batch). x = 2^k z,
+// z = c (1 + r) as pow_f32's (r = rh + rl exactly, |r| <= 2^-6); ln x = (k ln2hi + ln c) + rh
+// + (rl (1 - rh) + k ln2lo + rh^2 P(rh)), ln2hi with 16 bits (k ln2hi exact), P of degree 2
+// (log1p's relative error below 2^-28); the first two sums are Fast2Sums, so that the result rounds
+// about once even where ln c and rh cancel (x near 1 - 2^-7 and 1 + 2^-6).
+template <class BF>
+[[gnu::always_inline]] inline BF log_f32(BF x) {
+  using I = bits_t<BF>;
+  const I ix = bits(x), tmp = ix - kPowOff;
+  const I i = tmp >> 18;
+  const BF k = int_to_float<BF>(tmp >> 23);
+  const BF z = from_bits<BF>(ix - (tmp & (int)0xff800000u));
+  const BF invc = lookup32<BF>(kPowInvC, i);
+  const BF pr = z * invc, rl = trig::fmadd(z, invc, BF(0) - pr), rh = pr - BF(1);
+  // (k ln2hi + ln c) + rh as s + e0 + e1: |k ln2hi| >= ln 2 > |ln c| >= |rh| but where the larger
+  // is 0.
+  const BF kl = k * BF(0x1.62e4p-1f), lch = lookup32<BF>(kLogCHi, i);
+  const BF a = kl + lch, e0 = lch - (a - kl);
+  const BF s = a + rh, e1 = rh - (s - a);
+  BF p = trig::fmadd(rh, BF(-0x1.0009aep-2f), BF(0x1.55602cp-2f));
+  p = trig::fmadd(rh, p, BF(-0.5f));
+  const BF lo = trig::fmadd(k, BF(0x1.7f7d1cp-20f), lookup32<BF>(kLogCLo, i)) + (e0 + e1);
+  return s + trig::fmadd(rh * rh, p, lo + trig::fmadd(BF(0) - rh, rl, rl));  // rl / (1 + rh)
+}
+
 }  // namespace f32
 
 }  // namespace loom::math::detail::simd
