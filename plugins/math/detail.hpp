@@ -99,7 +99,7 @@ B patch_lanes(B r, B x, M edge, Fn fn) {
 // exp and log as libm gives them. xsimd 8.1's batch exp returns 0 where the result is subnormal
 // and inf from x = 88.38 (float) / 709.44 (double) where it is still finite; its double log is
 // wrong for subnormal x. Those lanes are recomputed with std::exp / std::log. float log is
-// f32_kernels.hpp's (faster than xsimd's, within 0.54 ulp).
+// f32_kernels.hpp's where the target has FMA (faster than xsimd's, within 0.54 ulp).
 template <class T>
 LOOM_HD T exp_ieee(T x) {
   using std::exp;
@@ -120,7 +120,7 @@ LOOM_HD T log_ieee(T x) {
     using S = typename T::value_type;
     const T tiny(std::numeric_limits<S>::min());
     auto c_log = [](S v) { return std::log(v); };
-#if !defined(__CUDACC__)  // batches exist in host builds only
+#if !defined(__CUDACC__) && LOOM_F32_LANES  // batches exist in host builds only
     if constexpr (sizeof(S) == 4) {
       // f32_kernels.hpp's, in float: positive normal finite lanes; 0, negative, subnormal, inf
       // and NaN take std::log.

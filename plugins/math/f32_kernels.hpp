@@ -24,6 +24,14 @@
 
 #include "trig.hpp"
 
+// The float-lane kernels (atan2_f32, pow_f32, log_f32) split products exactly with fused
+// multiply-adds; targets without FMA (x86-64 before v3) keep the float64 kernels and xsimd's log.
+#if defined(__FMA__)
+#define LOOM_F32_LANES 1
+#else
+#define LOOM_F32_LANES 0
+#endif
+
 #if !defined(__CUDACC__)
 #if defined(__SSE__)
 #include <immintrin.h>  // reciprocal estimates
@@ -261,13 +269,16 @@ template <class B>
 // tl / (1 + z), z = t^2, Q of degree 8 (relative error of atan below 2^-28, float coefficients).
 // The result is off + s (t + lo), off = 0, pi/2 or pi and s = +-1 from the octant, summed as
 // off + s t exactly (|off| >= t: Fast2Sum) plus the small terms, so that it rounds about once.
-template <class BF>
-[[gnu::always_inline]] inline BF atan2_f32(BF y, BF x) {
+template <class BF, class M>
+[[gnu::always_inline]] inline BF atan2_f32(BF y, BF x, M& tiny) {
   using I = bits_t<BF>;
   const BF ax = abs(x), ay = abs(y);
   const auto swap = ay > ax;  // t = |x| / |y|: atan2 = pi/2 - atan(t) (x < 0: pi/2 + atan(t))
   const BF num = min(ax, ay);
   const BF den = max(max(ax, ay), BF(0x1p-149f));  // x = y = 0: t = 0 / 2^-149 = 0
+  // Below 2^-100 the remainder below may not be exact (subnormal operands: 1.26 ulp): the caller
+  // recomputes those lanes, rare, rather than every lane scaling its operands.
+  tiny = tiny || (den < BF(0x1p-100f));
   const BF t = num / den;
   const BF tl = trig::fmadd(BF(0) - t, den, num) / den;  // the remainder is exact
   const BF z = t * t;
@@ -278,8 +289,13 @@ template <class BF>
   q = trig::fmadd(z, q, BF(0x1.c08c1ap-4f));
   q = trig::fmadd(z, q, BF(-0x1.242084p-3f));
   q = trig::fmadd(z, q, BF(0x1.9991e4p-3f));
-  q = trig::fmadd(z, q, BF(-0x1.55553ep-2f));
-  const BF lo = trig::fmadd(t * z, q, tl * recip_approx(z + BF(1)));
+  // lo = c0 t^3 + x1, c0 = -0x1.55553ep-2, x1 = t^3 z q + tl / (1 + z): c0 t^3 (up to a third
+  // of t) rounds only inside the last fma below.
+  // t^3 = p3 + p3l: z and p3 round, each by up to 2^-24 of t^3 (0.67 ulp of atan2 near pi/4).
+  const BF p3 = t * z, zl = trig::fmadd(t, t, BF(0) - z);
+  const BF p3l = trig::fmadd(t, zl, trig::fmadd(t, z, BF(0) - p3));
+  const BF x1 =
+      trig::fmadd(p3 * z, q, trig::fmadd(p3l, BF(-0x1.55553ep-2f), tl * recip_approx(z + BF(1))));
   // Octants: x >= 0 (sign bit clear): atan(t), or pi/2 - atan(t) when swapped; x < 0 or -0:
   // pi - atan(t), or pi/2 + atan(t) when swapped. s = -1 where exactly one of the two holds.
   const I sign = I{} + (int)0x80000000u, xneg = bits(x) >> 31;  // all ones where x's sign is set
@@ -288,9 +304,10 @@ template <class BF>
       select(swap, BF(0x1.921fb6p+0f), from_bits<BF>(bits(BF(0x1.921fb6p+1f)) & xneg));
   const BF off_lo =
       select(swap, BF(-0x1.777a5cp-25f), from_bits<BF>(bits(BF(-0x1.777a5cp-24f)) & xneg));
-  const BF st = from_bits<BF>(bits(t) ^ flip), slo = from_bits<BF>(bits(lo) ^ flip);
+  const BF st = from_bits<BF>(bits(t) ^ flip), sp3 = from_bits<BF>(bits(p3) ^ flip);
   const BF s = off_hi + st, e = (off_hi - s) + st;  // s + e = off_hi + st exactly
-  const BF m = s + (e + (slo + off_lo));            // in [0, pi], +0 for y = 0 <= x
+  const BF w = trig::fmadd(sp3, BF(-0x1.55553ep-2f), e + (off_lo + from_bits<BF>(bits(x1) ^ flip)));
+  const BF m = s + w;  // in [0, pi], +0 for y = 0 <= x
   return from_bits<BF>(bits(m) | (bits(y) & sign));
 }
 
