@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "f32_kernels.hpp"
 #include "loom/hd.hpp"
 #include "trig.hpp"
 
@@ -97,7 +98,8 @@ B patch_lanes(B r, B x, M edge, Fn fn) {
 
 // exp and log as libm gives them. xsimd 8.1's batch exp returns 0 where the result is subnormal
 // and inf from x = 88.38 (float) / 709.44 (double) where it is still finite; its double log is
-// wrong for subnormal x. Those lanes are recomputed with std::exp / std::log.
+// wrong for subnormal x. Those lanes are recomputed with std::exp / std::log. float log is
+// f32_kernels.hpp's where the target has FMA (faster than xsimd's, within 0.54 ulp).
 template <class T>
 LOOM_HD T exp_ieee(T x) {
   using std::exp;
@@ -117,7 +119,16 @@ LOOM_HD T log_ieee(T x) {
   } else {
     using S = typename T::value_type;
     const T tiny(std::numeric_limits<S>::min());
-    return patch_lanes(log(x), x, (x > T(0)) && (x < tiny), [](S v) { return std::log(v); });
+    auto c_log = [](S v) { return std::log(v); };
+#if !defined(__CUDACC__) && LOOM_F32_LANES  // batches exist in host builds only
+    if constexpr (sizeof(S) == 4) {
+      // f32_kernels.hpp's, in float: positive normal finite lanes; 0, negative, subnormal, inf
+      // and NaN take std::log.
+      const auto edge = !(x >= tiny && x <= T(std::numeric_limits<S>::max()));
+      return patch_lanes(simd::f32::log_f32(x), x, edge, c_log);
+    }
+#endif
+    return patch_lanes(log(x), x, (x > T(0)) && (x < tiny), c_log);
   }
 }
 

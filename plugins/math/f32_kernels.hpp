@@ -19,11 +19,23 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "trig.hpp"
 
+// The float-lane kernels (atan2_f32, pow_f32, log_f32) split products exactly with fused
+// multiply-adds; targets without FMA (x86-64 before v3) keep the float64 kernels and xsimd's log.
+#if defined(__FMA__)
+#define LOOM_F32_LANES 1
+#else
+#define LOOM_F32_LANES 0
+#endif
+
 #if !defined(__CUDACC__)
+#if defined(__SSE__)
+#include <immintrin.h>  // reciprocal estimates
+#endif
 namespace loom::math::detail::simd {
 
 // A float batch as two double batches (lanes 0..h-1, h..2h-1) and back; 512-bit registers with
@@ -82,10 +94,13 @@ template <class B, class Fn, class... X>
 
 namespace f32 {
 
-// The bits of a double batch as 64-bit integers (GCC vector operators: +, &, shifts) and back.
-template <class BD>
+// The bits of a batch as integers of its lane width (GCC vector operators: +, &, shifts) and back.
+template <class B>
 struct bits_of {
-  typedef long long type __attribute__((vector_size(sizeof(typename BD::register_type))));
+  using I = std::conditional_t<sizeof(typename B::value_type) == 8, long long, int>;
+  typedef I type __attribute__((vector_size(sizeof(typename B::register_type))));
+  typedef std::make_unsigned_t<I> utype
+      __attribute__((vector_size(sizeof(typename B::register_type))));
 };
 template <class BD>
 using bits_t = typename bits_of<BD>::type;
@@ -228,6 +243,369 @@ template <class BD>
   const bits_t<BD> neg = bits(x) >> 63, sign = bits_t<BD>{} + (long long)0x8000000000000000ULL;
   const bits_t<BD> b = (bits(BD(0x1.921fb54442d18p+1) - a) & neg) | (bits(a) & ~neg);
   return from_bits<BD>(b | (bits(y) & sign));
+}
+
+// 1 / v to about 2^-12 (rcp14: 2^-14) for v in [1, 2], for corrections already near 2^-24 of the
+// result; a division where the target has no reciprocal estimate.
+template <class B>
+[[gnu::always_inline]] inline B recip_approx(B v) {
+  using V = typename B::register_type;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_rcp14_ps(v));
+#endif
+#if defined(__AVX__)
+  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_rcp_ps(v));
+#endif
+#if defined(__SSE__)
+  if constexpr (std::is_same_v<V, __m128>) return B(_mm_rcp_ps(v));
+#endif
+  return B(1) / v;
+}
+
+// atan2(y, x) for float lanes that are not NaN or infinite (zeros of either sign included),
+// evaluated in float (16 lanes a 512-bit register, twice atan2_finite's). t = min / max of |x|,
+// |y| is in [0, 1], rounded once, and its error tl (the division's remainder over max, so t + tl
+// is within 2^-46 of the ratio) is carried separately; atan(t + tl) = t + lo, lo = t z Q(z) +
+// tl / (1 + z), z = t^2, Q of degree 8 (relative error of atan below 2^-28, float coefficients).
+// The result is off + s (t + lo), off = 0, pi/2 or pi and s = +-1 from the octant, summed as
+// off + s t exactly (|off| >= t: Fast2Sum) plus the small terms, so that it rounds about once.
+template <class BF, class M>
+[[gnu::always_inline]] inline BF atan2_f32(BF y, BF x, M& tiny) {
+  using I = bits_t<BF>;
+  const BF ax = abs(x), ay = abs(y);
+  const auto swap = ay > ax;  // t = |x| / |y|: atan2 = pi/2 - atan(t) (x < 0: pi/2 + atan(t))
+  const BF num = min(ax, ay);
+  const BF den = max(max(ax, ay), BF(0x1p-149f));  // x = y = 0: t = 0 / 2^-149 = 0
+  // Below 2^-100 the remainder below may not be exact (subnormal operands: 1.26 ulp): the caller
+  // recomputes those lanes, rare, rather than every lane scaling its operands.
+  tiny = tiny || (den < BF(0x1p-100f));
+  const BF t = num / den;
+  const BF tl = trig::fmadd(BF(0) - t, den, num) / den;  // the remainder is exact
+  const BF z = t * t;
+  BF q = trig::fmadd(z, BF(-0x1.d32dbcp-10f), BF(0x1.6410e6p-7f));
+  q = trig::fmadd(z, q, BF(-0x1.fd6fbcp-6f));
+  q = trig::fmadd(z, q, BF(0x1.da24cap-5f));
+  q = trig::fmadd(z, q, BF(-0x1.580814p-4f));
+  q = trig::fmadd(z, q, BF(0x1.c08c1ap-4f));
+  q = trig::fmadd(z, q, BF(-0x1.242084p-3f));
+  q = trig::fmadd(z, q, BF(0x1.9991e4p-3f));
+  // lo = c0 t^3 + x1, c0 = -0x1.55553ep-2, x1 = t^3 z q + tl / (1 + z): c0 t^3 (up to a third
+  // of t) rounds only inside the last fma below.
+  // t^3 = p3 + p3l: z and p3 round, each by up to 2^-24 of t^3 (0.67 ulp of atan2 near pi/4).
+  const BF p3 = t * z, zl = trig::fmadd(t, t, BF(0) - z);
+  const BF p3l = trig::fmadd(t, zl, trig::fmadd(t, z, BF(0) - p3));
+  const BF x1 =
+      trig::fmadd(p3 * z, q, trig::fmadd(p3l, BF(-0x1.55553ep-2f), tl * recip_approx(z + BF(1))));
+  // Octants: x >= 0 (sign bit clear): atan(t), or pi/2 - atan(t) when swapped; x < 0 or -0:
+  // pi - atan(t), or pi/2 + atan(t) when swapped. s = -1 where exactly one of the two holds.
+  const I sign = I{} + (int)0x80000000u, xneg = bits(x) >> 31;  // all ones where x's sign is set
+  const I flip = (bits(x) ^ bits(select(swap, BF(-0.0f), BF(0.0f)))) & sign;
+  const BF off_hi =
+      select(swap, BF(0x1.921fb6p+0f), from_bits<BF>(bits(BF(0x1.921fb6p+1f)) & xneg));
+  const BF off_lo =
+      select(swap, BF(-0x1.777a5cp-25f), from_bits<BF>(bits(BF(-0x1.777a5cp-24f)) & xneg));
+  const BF st = from_bits<BF>(bits(t) ^ flip), sp3 = from_bits<BF>(bits(p3) ^ flip);
+  const BF s = off_hi + st, e = (off_hi - s) + st;  // s + e = off_hi + st exactly
+  const BF w = trig::fmadd(sp3, BF(-0x1.55553ep-2f), e + (off_lo + from_bits<BF>(bits(x1) ^ flip)));
+  const BF m = s + w;  // in [0, pi], +0 for y = 0 <= x
+  return from_bits<BF>(bits(m) | (bits(y) & sign));
+}
+
+// Integer lanes to float (vcvtdq2ps).
+template <class BF>
+[[gnu::always_inline]] inline BF int_to_float(bits_t<BF> k) {
+  using V = typename BF::register_type;
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) return BF(_mm512_cvtepi32_ps((__m512i)k));
+#endif
+  return BF(__builtin_convertvector(k, V));
+}
+
+// table[i & 31] for each lane (one vpermt2ps with AVX-512: 32 floats in two registers).
+template <class BF>
+[[gnu::always_inline]] inline BF lookup32(const float (&table)[32], bits_t<BF> i) {
+  using V = typename BF::register_type;
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    return BF(
+        _mm512_permutex2var_ps(_mm512_loadu_ps(table), (__m512i)i, _mm512_loadu_ps(table + 16)));
+  }
+#endif
+  i &= 31;
+#if defined(__AVX2__)
+  if constexpr (sizeof(V) == 32) return BF(_mm256_i32gather_ps(table, (__m256i)i, 4));
+#endif
+  V r;
+  for (std::size_t l = 0; l < BF::size; ++l) r[l] = table[i[l]];
+  return BF(r);
+}
+
+// pow in float lanes: x = 2^k z, z in [0.7421875, 1.484375) (32 intervals of equal bit width, the
+// one holding 1 centred on it), z = c (1 + r) with 1/c from a table (c = 1 around 1), |r| <=
+// 2^-6; r = z/c - 1 exactly as rh + rl (the product's rounding error by an fma).
+inline constexpr int kPowOff = 0x3f3e0000;
+alignas(64) inline constexpr float kPowInvC[32] = {
+    0x1.5555560000000p+0f, 0x1.4e5e0c0000000p+0f, 0x1.47ae160000000p+0f, 0x1.4141420000000p+0f,
+    0x1.3b13b20000000p+0f, 0x1.3521d00000000p+0f, 0x1.2f684c0000000p+0f, 0x1.29e4140000000p+0f,
+    0x1.24924a0000000p+0f, 0x1.1f70480000000p+0f, 0x1.1a7b960000000p+0f, 0x1.15b1e60000000p+0f,
+    0x1.1111120000000p+0f, 0x1.0c97160000000p+0f, 0x1.0842120000000p+0f, 0x1.0410420000000p+0f,
+    0x1.0000000000000p+0f, 0x1.f07c200000000p-1f, 0x1.e1e1e40000000p-1f, 0x1.d41d440000000p-1f,
+    0x1.c71c740000000p-1f, 0x1.bacf920000000p-1f, 0x1.af286e0000000p-1f, 0x1.a41a420000000p-1f,
+    0x1.99999a0000000p-1f, 0x1.8f9c1a0000000p-1f, 0x1.8618620000000p-1f, 0x1.7d05f60000000p-1f,
+    0x1.745d180000000p-1f, 0x1.6c16c20000000p-1f, 0x1.642c860000000p-1f, 0x1.5c98840000000p-1f};
+// log2 c as hi + lo.
+alignas(64) inline constexpr float kPowLogCHi[32] = {-0x1.a8ff9a0000000p-2f,
+                                                     -0x1.8a89880000000p-2f,
+                                                     -0x1.6cb0fe0000000p-2f,
+                                                     -0x1.4f6fbe0000000p-2f,
+                                                     -0x1.32bff20000000p-2f,
+                                                     -0x1.169c060000000p-2f,
+                                                     -0x1.f5fd8c0000000p-3f,
+                                                     -0x1.bfc6880000000p-3f,
+                                                     -0x1.8a898a0000000p-3f,
+                                                     -0x1.563dc40000000p-3f,
+                                                     -0x1.22dadc0000000p-3f,
+                                                     -0x1.e0b1b00000000p-4f,
+                                                     -0x1.7d605e0000000p-4f,
+                                                     -0x1.1bb3400000000p-4f,
+                                                     -0x1.77398e0000000p-5f,
+                                                     -0x1.743f420000000p-6f,
+                                                     0x0.0p+0f,
+                                                     0x1.6bad200000000p-5f,
+                                                     0x1.663f560000000p-4f,
+                                                     0x1.08c57c0000000p-3f,
+                                                     0x1.5c01960000000p-3f,
+                                                     0x1.acf5de0000000p-3f,
+                                                     0x1.fbc15c0000000p-3f,
+                                                     0x1.24407a0000000p-2f,
+                                                     0x1.49a7840000000p-2f,
+                                                     0x1.6e221a0000000p-2f,
+                                                     0x1.91bba60000000p-2f,
+                                                     0x1.b47eb80000000p-2f,
+                                                     0x1.d6753c0000000p-2f,
+                                                     0x1.f7a8540000000p-2f,
+                                                     0x1.0c10500000000p-1f,
+                                                     0x1.1bf3100000000p-1f};
+alignas(64) inline constexpr float kPowLogCLo[32] = {0x1.519b8c0000000p-32f,
+                                                     0x1.e6cbfc0000000p-28f,
+                                                     0x1.3ea4860000000p-27f,
+                                                     -0x1.3429e40000000p-27f,
+                                                     0x1.6cef960000000p-29f,
+                                                     -0x1.4f27180000000p-27f,
+                                                     -0x1.b859840000000p-35f,
+                                                     -0x1.a50d460000000p-30f,
+                                                     0x1.5812d40000000p-28f,
+                                                     -0x1.14f4160000000p-31f,
+                                                     0x1.1bede40000000p-28f,
+                                                     0x1.704bde0000000p-29f,
+                                                     0x1.81976e0000000p-30f,
+                                                     -0x1.7944d20000000p-29f,
+                                                     -0x1.f585400000000p-30f,
+                                                     0x1.5cc1700000000p-33f,
+                                                     0x0.0p+0f,
+                                                     0x1.0ea1e40000000p-31f,
+                                                     -0x1.2d7c480000000p-30f,
+                                                     -0x1.cdf57c0000000p-28f,
+                                                     -0x1.9b1e5c0000000p-28f,
+                                                     0x1.57e24e0000000p-30f,
+                                                     0x1.a8bec00000000p-29f,
+                                                     -0x1.2492e80000000p-27f,
+                                                     -0x1.69057a0000000p-27f,
+                                                     -0x1.df59ce0000000p-27f,
+                                                     0x1.888fba0000000p-27f,
+                                                     0x1.d6ea0c0000000p-31f,
+                                                     -0x1.bef4960000000p-27f,
+                                                     0x1.a4396a0000000p-29f,
+                                                     -0x1.b2e23e0000000p-26f,
+                                                     -0x1.9642b80000000p-26f};
+// 2^(j/32) as hi + lo, j = 0..31.
+alignas(64) inline constexpr float kExp2Hi[32] = {
+    0x1.0000000000000p+0f, 0x1.059b0e0000000p+0f, 0x1.0b55860000000p+0f, 0x1.11301e0000000p+0f,
+    0x1.172b840000000p+0f, 0x1.1d48740000000p+0f, 0x1.2387a60000000p+0f, 0x1.29e9e00000000p+0f,
+    0x1.306fe00000000p+0f, 0x1.371a740000000p+0f, 0x1.3dea640000000p+0f, 0x1.44e0860000000p+0f,
+    0x1.4bfdae0000000p+0f, 0x1.5342b60000000p+0f, 0x1.5ab07e0000000p+0f, 0x1.6247ec0000000p+0f,
+    0x1.6a09e60000000p+0f, 0x1.71f75e0000000p+0f, 0x1.7a11480000000p+0f, 0x1.82589a0000000p+0f,
+    0x1.8ace540000000p+0f, 0x1.93737c0000000p+0f, 0x1.9c49180000000p+0f, 0x1.a5503c0000000p+0f,
+    0x1.ae89fa0000000p+0f, 0x1.b7f7700000000p+0f, 0x1.c199be0000000p+0f, 0x1.cb720e0000000p+0f,
+    0x1.d5818e0000000p+0f, 0x1.dfc9740000000p+0f, 0x1.ea4afa0000000p+0f, 0x1.f507660000000p+0f};
+alignas(64) inline constexpr float kExp2Lo[32] = {0x0.0p+0f,
+                                                  -0x1.9d4f520000000p-25f,
+                                                  0x1.9f31220000000p-25f,
+                                                  -0x1.fdb4960000000p-25f,
+                                                  -0x1.c157420000000p-27f,
+                                                  -0x1.d2e8ca0000000p-25f,
+                                                  0x1.ceac480000000p-25f,
+                                                  -0x1.5c04240000000p-25f,
+                                                  0x1.4636e20000000p-25f,
+                                                  -0x1.18aac60000000p-25f,
+                                                  0x1.8246840000000p-25f,
+                                                  0x1.8624b40000000p-30f,
+                                                  -0x1.593abc0000000p-25f,
+                                                  -0x1.2c56100000000p-25f,
+                                                  -0x1.5bd5ec0000000p-27f,
+                                                  -0x1.f8b5500000000p-25f,
+                                                  0x1.9fcef40000000p-26f,
+                                                  0x1.1d8bee0000000p-25f,
+                                                  -0x1.829fd00000000p-25f,
+                                                  -0x1.accc7c0000000p-26f,
+                                                  0x1.15506e0000000p-27f,
+                                                  -0x1.e647440000000p-25f,
+                                                  0x1.51f8480000000p-27f,
+                                                  -0x1.b83b540000000p-25f,
+                                                  -0x1.a94b140000000p-26f,
+                                                  -0x1.a094380000000p-25f,
+                                                  -0x1.3d56b20000000p-27f,
+                                                  -0x1.8837cc0000000p-27f,
+                                                  -0x1.822dbc0000000p-27f,
+                                                  -0x1.908c940000000p-25f,
+                                                  0x1.52486c0000000p-27f,
+                                                  -0x1.246eb00000000p-26f};
+
+// pow(x, y) for float lanes with x normal (positive or negative) and y finite, evaluated in
+// float (16 lanes a 512-bit register). log2 |x| = k + log2 c + log2(1 + r) as a float pair T + lo
+// with a relative error near 2^-34: C r and (C/2) r^2 (C = 1/ln 2 as Ch + Cl) are split exactly
+// with fmas and summed with two Fast2Sums, the rest (Cl, rl, r^3 terms) in lo. t = y log2 |x| =
+// th + tl (the product's error by an fma), th = n/32 + u, 2^t = 2^(n/32) (table, hi + lo) (1 +
+// q(u + tl)), q of degree 3 (2^-33), the exponent added to the bits. An error of t near 2^-27
+// (|t| <= 125) keeps the result within about 0.51 ulp. Lanes with |th| > 125 (overflow, underflow
+// and subnormal results) are set in `far` for the caller to recompute.
+template <class BF, class M>
+[[gnu::always_inline]] inline BF pow_f32(BF x, BF y, M& far) {
+  using I = bits_t<BF>;
+  const I ix = bits(abs(x)), tmp = ix - kPowOff;
+  const I i = tmp >> 18;  // lookup32 takes its last 5 bits
+  const BF k = int_to_float<BF>(tmp >> 23);
+  const BF z = from_bits<BF>(ix - (tmp & (int)0xff800000u));
+  const BF invc = lookup32<BF>(kPowInvC, i);
+  const BF pr = z * invc, rl = trig::fmadd(z, invc, BF(0) - pr), rh = pr - BF(1);  // r = rh + rl
+  constexpr float Ch = 0x1.715476p+0f, Cl = 0x1.4ae0c0p-26f;
+  const BF a = rh * BF(Ch), al = trig::fmadd(rh, BF(Ch), BF(0) - a);  // C rh = a + al
+  const BF s = rh * rh, sl = trig::fmadd(rh, rh, BF(0) - s);          // rh^2 = s + sl
+  const BF b = s * BF(-0.5f * Ch), bl = trig::fmadd(s, BF(-0.5f * Ch), BF(0) - b);
+  // k + log2 c + a + b as t2 + e0 + e1 + e2 (Fast2Sums: |k| >= 1 > |log2 c| >= |a| >= |b| but
+  // where the larger is 0).
+  const BF lch = lookup32<BF>(kPowLogCHi, i), h0 = k + lch, e0 = lch - (h0 - k);
+  const BF t1 = h0 + a, e1 = a - (t1 - h0);
+  const BF t2 = t1 + b, e2 = b - (t2 - t1);
+  // The rest of log2(1 + r) = C r - (C/2) r^2 + r^3 P(r): C (rl (1 - rh + rh^2) - sl/2) + Cl rh
+  // (1 - rh/2) + rh^3 P(rh), P of degree 2 (relative error of the whole below 2^-35). rl is up to
+  // 2^-17 rh (rh = pr - 1 cancels), hence its terms up to rh^2 rl.
+  const BF u = trig::fmadd(rl, s - rh, rl - BF(0.5f) * sl);
+  BF p = trig::fmadd(rh, BF(0x1.277f4ap-2f), BF(-0x1.716220p-2f));
+  p = trig::fmadd(rh, p, BF(0x1.ec709ep-2f));
+  BF lo =
+      trig::fmadd(rh * s, p, trig::fmadd(u, BF(Ch), rh * trig::fmadd(rh, BF(-0.5f * Cl), BF(Cl))));
+  lo = ((lookup32<BF>(kPowLogCLo, i) + e0) + (e1 + e2)) + (al + (bl + lo));
+  // t = y (t2 + lo) = th + tl, renormalized (lo holds log2 c's low part, up to 2^-16).
+  const BF t0 = y * t2, t0l = trig::fmadd(y, lo, trig::fmadd(y, t2, BF(0) - t0));
+  const BF th = t0 + t0l, tl = t0l - (th - t0);
+  far = far || !(abs(th) <= BF(125));  // NaN too: y = +-FLT_MAX gives inf - inf
+  // n = round(32 th) in the last bits of sh; its high bits n >> 5 go to the exponent.
+  const BF sh = th + BF(0x1.8p18f);
+  const I n = bits(sh);
+  const BF v = (th - (sh - BF(0x1.8p18f))) + tl;  // |v| <= 1/64 + tiny
+  BF q = trig::fmadd(v, BF(0x1.c6a020p-5f), BF(0x1.ebfce2p-3f));
+  q = trig::fmadd(v, q, BF(0x1.62e430p-1f)) * v;  // 2^v - 1
+  const BF th2 = lookup32<BF>(kExp2Hi, n);
+  const BF m = th2 + trig::fmadd(th2, q, lookup32<BF>(kExp2Lo, n));
+  const BF r = from_bits<BF>(bits(m) + (I)((typename bits_of<BF>::utype)n << 18 & 0xff800000u));
+  if (!any(x < BF(0))) return r;  // the same bits as below for every lane: a uniform shortcut
+  // Negative x: integer y gives the sign of y's parity (|y| >= 2^24 is even), others NaN.
+  const BF fy = floor(y), hy = fy * BF(0.5f);
+  const BF neg = from_bits<BF>(bits(r) ^ bits(select(floor(hy) != hy, BF(-0.0f), BF(0.0f))));
+  return select(x < BF(0), select(fy == y, neg, BF(std::numeric_limits<float>::quiet_NaN())), r);
+}
+
+// -ln(1/c) = ln c for kPowInvC's entries, as hi + lo.
+alignas(64) inline constexpr float kLogCHi[32] = {-0x1.2696240000000p-2f,
+                                                  -0x1.1178ec0000000p-2f,
+                                                  -0x1.f991d00000000p-3f,
+                                                  -0x1.d103840000000p-3f,
+                                                  -0x1.a93ed80000000p-3f,
+                                                  -0x1.823c180000000p-3f,
+                                                  -0x1.5bf4080000000p-3f,
+                                                  -0x1.365fd40000000p-3f,
+                                                  -0x1.1178ee0000000p-3f,
+                                                  -0x1.da72780000000p-4f,
+                                                  -0x1.9335e40000000p-4f,
+                                                  -0x1.4d31160000000p-4f,
+                                                  -0x1.08599a0000000p-4f,
+                                                  -0x1.894ac00000000p-5f,
+                                                  -0x1.0416060000000p-5f,
+                                                  -0x1.0205a40000000p-6f,
+                                                  0x0.0p+0f,
+                                                  0x1.f829900000000p-6f,
+                                                  0x1.f0a2e80000000p-5f,
+                                                  0x1.6f0d160000000p-4f,
+                                                  0x1.e270620000000p-4f,
+                                                  0x1.29552c0000000p-3f,
+                                                  0x1.5ff2fc0000000p-3f,
+                                                  0x1.9525a80000000p-3f,
+                                                  0x1.c8ff7a0000000p-3f,
+                                                  0x1.fb91820000000p-3f,
+                                                  0x1.1675ca0000000p-2f,
+                                                  0x1.2e8e260000000p-2f,
+                                                  0x1.4618ba0000000p-2f,
+                                                  0x1.5d1bda0000000p-2f,
+                                                  0x1.739d7e0000000p-2f,
+                                                  0x1.89a3340000000p-2f};
+alignas(64) inline constexpr float kLogCLo[32] = {0x1.d9648e0000000p-27f,
+                                                  -0x1.c4fc8a0000000p-27f,
+                                                  -0x1.2cecc80000000p-29f,
+                                                  0x1.9aa19c0000000p-31f,
+                                                  -0x1.915b3a0000000p-28f,
+                                                  -0x1.5468f00000000p-29f,
+                                                  0x1.2af0940000000p-29f,
+                                                  -0x1.02b1f80000000p-28f,
+                                                  -0x1.13f22c0000000p-30f,
+                                                  -0x1.c223500000000p-31f,
+                                                  -0x1.ab29320000000p-29f,
+                                                  -0x1.481fac0000000p-30f,
+                                                  0x1.4c38cc0000000p-29f,
+                                                  -0x1.27ec940000000p-31f,
+                                                  -0x1.3ce8460000000p-30f,
+                                                  0x1.db2a660000000p-32f,
+                                                  0x0.0p+0f,
+                                                  0x1.cf06700000000p-31f,
+                                                  0x1.163ea60000000p-37f,
+                                                  -0x1.46a5000000000p-30f,
+                                                  0x1.c55e760000000p-29f,
+                                                  0x1.07fd4c0000000p-29f,
+                                                  0x1.14f2880000000p-28f,
+                                                  0x1.e8ad700000000p-32f,
+                                                  0x1.e6a68a0000000p-29f,
+                                                  -0x1.a8706e0000000p-29f,
+                                                  -0x1.0a8b3e0000000p-27f,
+                                                  0x1.1c23ac0000000p-27f,
+                                                  0x1.0e2f660000000p-29f,
+                                                  0x1.5602740000000p-28f,
+                                                  0x1.5de8040000000p-29f,
+                                                  0x1.58284e0000000p-27f};
+
+// ln x for float lanes with x positive, normal and finite, evaluated in float (xsimd 8.1's float
+// log: one polynomial of degree 8 and selects for the special values in every batch). x = 2^k z,
+// z = c (1 + r) as pow_f32's (r = rh + rl exactly, |r| <= 2^-6); ln x = (k ln2hi + ln c) + rh
+// + (rl (1 - rh) + k ln2lo + rh^2 P(rh)), ln2hi with 16 bits (k ln2hi exact), P of degree 2
+// (log1p's relative error below 2^-28); the first two sums are Fast2Sums, so that the result rounds
+// about once even where ln c and rh cancel (x near 1 - 2^-7 and 1 + 2^-6).
+template <class BF>
+[[gnu::always_inline]] inline BF log_f32(BF x) {
+  using I = bits_t<BF>;
+  const I ix = bits(x), tmp = ix - kPowOff;
+  const I i = tmp >> 18;
+  const BF k = int_to_float<BF>(tmp >> 23);
+  const BF z = from_bits<BF>(ix - (tmp & (int)0xff800000u));
+  const BF invc = lookup32<BF>(kPowInvC, i);
+  const BF pr = z * invc, rl = trig::fmadd(z, invc, BF(0) - pr), rh = pr - BF(1);
+  // (k ln2hi + ln c) + rh as s + e0 + e1: |k ln2hi| >= ln 2 > |ln c| >= |rh| but where the larger
+  // is 0.
+  const BF kl = k * BF(0x1.62e4p-1f), lch = lookup32<BF>(kLogCHi, i);
+  const BF a = kl + lch, e0 = lch - (a - kl);
+  const BF s = a + rh, e1 = rh - (s - a);
+  BF p = trig::fmadd(rh, BF(-0x1.0009aep-2f), BF(0x1.55602cp-2f));
+  p = trig::fmadd(rh, p, BF(-0.5f));
+  const BF lo = trig::fmadd(k, BF(0x1.7f7d1cp-20f), lookup32<BF>(kLogCLo, i)) + (e0 + e1);
+  return s + trig::fmadd(rh * rh, p, lo + trig::fmadd(BF(0) - rh, rl, rl));  // rl / (1 + rh)
 }
 
 }  // namespace f32

@@ -1,9 +1,9 @@
 // Batch versions of the C library functions that the math plugin's functors call (exp2 ... atanh,
 // tan, arctan2, power, logaddexp), for the host SIMD loops. Each takes the same steps in every lane
 // whatever its neighbours hold, so a lane's bits do not depend on how the data is chunked.
-// - float32 lanes are widened to float64, computed with xsimd 8.1's float64 function (atan2 and
-//   pow: f32_kernels.hpp's) and rounded once to float: within about 0.5 ulp of float, where
-//   xsimd's float32 functions are 1-4 ulp off.
+// - float32 lanes are widened to float64, computed with xsimd 8.1's float64 function and rounded
+//   once to float: within about 0.5 ulp of float, where xsimd's float32 functions are 1-4 ulp off.
+//   atan2 and pow: f32_kernels.hpp's own kernels, in float lanes where the target has FMA.
 // - float64 lanes use xsimd's float64 function where it is within a few ulp (bounds measured in
 //   tests/parity/tolerances.hpp), else the C library lane by lane (pow).
 // - tan is sin / cos from trig.hpp: xsimd's tan picks one argument reduction for the whole batch.
@@ -167,25 +167,36 @@ B tan(B x) {
   return patch_lanes(r, x, !(abs(x) <= B(trig::kMax)), [](S v) { return std::tan(v); });
 }
 
-// float32: f32_kernels.hpp's atan2 in double, lanes with an infinite or NaN operand through
-// std::atan2. float64: xsimd's, zeros, infinities and NaN through std::atan2.
+// float32: f32_kernels.hpp's atan2 in float (with FMA; in double without), lanes with an infinite
+// or NaN operand through std::atan2. float64: xsimd's, zeros, infinities and NaN through
+// std::atan2.
 template <class B>
 B atan2(B y, B x) {
   using S = typename B::value_type;
   auto c_atan2 = [](S a, S b) { return std::atan2(a, b); };
   if constexpr (sizeof(S) == 4) {
+    auto edge = non_finite(x) || non_finite(y);
+#if LOOM_F32_LANES
+    const B r = f32::atan2_f32(y, x, edge);  // |x|, |y| < 2^-100 join the edge lanes
+#else
     const B r = in_double([](auto a, auto b) { return f32::atan2_finite(a, b); }, y, x);
-    return patch_lanes2(r, y, x, non_finite(x) || non_finite(y), c_atan2);
+#endif
+    // The edge lanes through double's atan2, rounded once: the same special values as atan2f,
+    // within 0.5 ulp where glibc's atan2f is 1.4 ulp off for subnormal operands.
+    return patch_lanes2(r, y, x, edge, [](S a, S b) {
+      return static_cast<S>(std::atan2(static_cast<double>(a), static_cast<double>(b)));
+    });
   } else {
     const B r = adl::atan2_of(y, x);
     return patch_lanes2(r, y, x, non_finite(x) || non_finite(y) || x == B(0) || y == B(0), c_atan2);
   }
 }
 
-// float32: f32_kernels.hpp's pow in double (within 2^-37 before the rounding to float), the sign
-// and NaN of negative x from y's parity, as C99's pow. Lanes with x = 0, x or y inf or NaN take
-// std::pow (pow(x, 0) = 1 and pow(1, y) = 1 even for NaN). float64: std::pow lane by lane, as
-// xsimd's exp(y * log x) loses about |y log x| ulp.
+// float32: f32_kernels.hpp's pow in float (within 0.54 ulp; with FMA) or in double (within 2^-37
+// before the rounding to float; without), the sign and NaN of negative x from y's parity, as C99's
+// pow. Lanes with x = 0, x or y inf or NaN take std::pow (pow(x, 0) = 1 and pow(1, y) = 1 even for
+// NaN); in float, subnormal x and |y log2 x| > 125 too (results near or past float's range).
+// float64: std::pow lane by lane, as xsimd's exp(y * log x) loses about |y log x| ulp.
 template <class B>
 B pow(B x, B y) {
   using S = typename B::value_type;
@@ -193,8 +204,19 @@ B pow(B x, B y) {
   if constexpr (sizeof(S) == 8) {
     return each_lane2(x, y, c_pow);
   } else {
+#if LOOM_F32_LANES
+    auto edge = non_finite(x) || non_finite(y) || !(abs(x) >= B(std::numeric_limits<S>::min()));
+    const B r = f32::pow_f32(x, y, edge);
+    // The edge lanes through double's pow, rounded once: the same special values as powf, within
+    // 0.5 ulp where glibc's powf is up to 0.82 ulp off (seen near float's range).
+    return patch_lanes2(r, x, y, edge, [](S a, S b) {
+      return static_cast<S>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+    });
+#else
+    const auto edge = non_finite(x) || non_finite(y) || x == B(0);
     const B r = in_double([](auto a, auto b) { return f32::pow_finite(a, b); }, x, y);
-    return patch_lanes2(r, x, y, non_finite(x) || non_finite(y) || x == B(0), c_pow);
+    return patch_lanes2(r, x, y, edge, c_pow);
+#endif
   }
 }
 

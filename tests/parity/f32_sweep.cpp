@@ -1,0 +1,152 @@
+// loom_f32_sweep: accuracy sweeps of the math plugin's float32 batch functions (simd_libm.hpp,
+// f32_kernels.hpp, detail.hpp) against double references, outside the parity suite (slow: the
+// log sweep takes every positive float). Built on request only: cmake --build build --target
+// loom_f32_sweep; then loom_f32_sweep log | atan2 [n] | pow [n] (n random pairs, default 2^26).
+// Errors are |got - ref| / ulp(ref) in float; the double reference is within 2^-52 of the truth.
+// pow reports the lanes with |y log2 x| <= 124.9 (f32::pow_f32's own) and all lanes apart.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <xsimd/xsimd.hpp>
+
+#include "detail.hpp"
+#include "simd_libm.hpp"
+
+namespace {
+
+using B = xsimd::batch<float>;
+namespace lm = loom::math::detail;
+
+double ulp_err(float got, double ref) {
+  if (std::isnan(ref)) return std::isnan(got) ? 0 : 1e9;
+  const float rf = static_cast<float>(ref);
+  if (std::isinf(rf)) return got == rf ? 0 : 1e9;
+  if (std::isnan(got)) return 1e9;
+  if (got == 0 && ref == 0) return std::signbit(got) == std::signbit(ref) ? 0 : 1e9;
+  int e;
+  std::frexp(std::fabs(ref), &e);  // |ref| in [2^(e-1), 2^e)
+  return std::fabs(static_cast<double>(got) - ref) / std::ldexp(1.0, std::max(e - 24, -149));
+}
+
+float from_bits(std::uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+struct Worst {
+  double err = 0;
+  float x = 0, y = 0;
+  void add(double e, float a, float b) {
+    if (e > err) err = e, x = a, y = b;
+  }
+  void print(const char* what) const {
+    std::printf("%s: worst %.4f ulp at (%a, %a)\n", what, err, x, y);
+  }
+};
+
+int sweep_log() {
+  Worst w;
+  alignas(64) std::uint32_t u[B::size];
+  alignas(64) float r[B::size];
+  for (std::uint64_t b = 0; b < 0x7f800000u + B::size; b += B::size) {
+    for (std::size_t l = 0; l < B::size; ++l)
+      u[l] = static_cast<std::uint32_t>(std::min<std::uint64_t>(b + l, 0x7f800000u));
+    lm::log_ieee(B::load_aligned(reinterpret_cast<const float*>(u))).store_aligned(r);
+    for (std::size_t l = 0; l < B::size; ++l) {
+      const float x = from_bits(u[l]);
+      w.add(ulp_err(r[l], std::log(static_cast<double>(x))), x, 0);
+    }
+  }
+  w.print("log, every float in [0, inf]");
+  return 0;
+}
+
+// Random pairs from three mixes: any finite bits, uniform [-1, 1), and +-m 2^e with e in [-30, 30).
+int sweep_atan2(long n) {
+  std::mt19937_64 rng(12345);
+  auto gen = [&](int mode) -> float {
+    const std::uint64_t u = rng();
+    if (mode == 0) return from_bits(static_cast<std::uint32_t>(u) & 0xff7fffffu);  // finite
+    const double m = static_cast<double>(u >> 11) * 0x1p-53;
+    if (mode == 1) return static_cast<float>(2 * m - 1);
+    return static_cast<float>(std::ldexp(1 + m, static_cast<int>(u % 60) - 30) *
+                              ((u >> 7 & 1) ? -1 : 1));
+  };
+  Worst w;
+  alignas(64) float xs[B::size], ys[B::size], r[B::size];
+  for (long i = 0; i < n; i += B::size) {
+    const int mode = static_cast<int>(i / B::size % 4);
+    for (std::size_t l = 0; l < B::size; ++l) {
+      xs[l] = gen(mode % 3);
+      // mode 3: y within a few ulp of +-x (|y/x| near 1, the octant boundary).
+      ys[l] = mode == 3
+                  ? xs[l] * (1 + static_cast<float>(static_cast<int>(rng() % 9) - 4) * 0x1p-22f) *
+                        ((rng() & 1) ? -1.f : 1.f)
+                  : gen(mode);
+    }
+    lm::simd::atan2(B::load_aligned(ys), B::load_aligned(xs)).store_aligned(r);
+    for (std::size_t l = 0; l < B::size; ++l) {
+      w.add(ulp_err(r[l], std::atan2(static_cast<double>(ys[l]), static_cast<double>(xs[l]))),
+            ys[l], xs[l]);
+    }
+  }
+  w.print("atan2 (y, x)");
+  return 0;
+}
+
+// x: any positive finite bits with y in [-4, 4); x = m 2^e (e in [-128, 128)) or x within 2^-4 of
+// 1, with y such that y log2 x is uniform in [-170, 130]; an eighth of x negated, an eighth of y
+// rounded to an integer.
+int sweep_pow(long n) {
+  std::mt19937_64 rng(54321);
+  Worst own, all;
+  alignas(64) float xs[B::size], ys[B::size], r[B::size];
+  for (long i = 0; i < n; i += B::size) {
+    const int mode = static_cast<int>(i / B::size % 3);
+    for (std::size_t l = 0; l < B::size; ++l) {
+      const std::uint64_t u = rng();
+      const double m = static_cast<double>(rng() >> 11) * 0x1p-53, t = m * 300 - 170;
+      if (mode == 0) {
+        xs[l] = from_bits(static_cast<std::uint32_t>(u) & 0x7f7fffffu);
+        ys[l] = static_cast<float>(8 * m - 4);
+      } else {
+        xs[l] = mode == 1
+                    ? static_cast<float>(std::ldexp(1 + static_cast<double>(u >> 11) * 0x1p-53,
+                                                    static_cast<int>(u % 256) - 128))
+                    : 1 + static_cast<float>(static_cast<int>(u % 1048577) - 524288) * 0x1p-23f;
+        ys[l] = static_cast<float>(t / std::log2(static_cast<double>(xs[l])));
+        if (!std::isfinite(ys[l])) ys[l] = 3;
+      }
+      if ((u >> 61) == 0) xs[l] = -xs[l];
+      if ((u >> 61) == 1) ys[l] = std::nearbyint(ys[l]);
+    }
+    lm::simd::pow(B::load_aligned(xs), B::load_aligned(ys)).store_aligned(r);
+    for (std::size_t l = 0; l < B::size; ++l) {
+      const double x = xs[l], y = ys[l];
+      const double e = ulp_err(r[l], std::pow(x, y));
+      all.add(e, xs[l], ys[l]);
+      if (std::fabs(y * std::log2(std::fabs(x))) <= 124.9) own.add(e, xs[l], ys[l]);
+    }
+  }
+  own.print("pow (x, y), |y log2 x| <= 124.9");
+  all.print("pow (x, y), all (beyond: double pow, rounded)");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string op = argc > 1 ? argv[1] : "";
+  const long n = argc > 2 ? std::atol(argv[2]) : 1L << 26;
+  if (op == "log") return sweep_log();
+  if (op == "atan2") return sweep_atan2(n);
+  if (op == "pow") return sweep_pow(n);
+  std::fprintf(stderr, "usage: loom_f32_sweep log | atan2 [n] | pow [n]\n");
+  return 2;
+}
