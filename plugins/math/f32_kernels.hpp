@@ -112,6 +112,20 @@ template <class BD>
 [[gnu::always_inline]] inline BD from_bits(bits_t<BD> v) {
   return BD(typename BD::register_type(v));
 }
+// a + b and a - b wrapping, as the hardware does: lanes whose results are thrown away (NaN,
+// negative or edge inputs) may overflow, which is undefined for signed lanes (UBSan reports it).
+template <class I>
+[[gnu::always_inline]] inline I wrap_add(I a, I b) {
+  typedef std::make_unsigned_t<std::remove_reference_t<decltype(a[0])>> E
+      __attribute__((vector_size(sizeof(I))));
+  return (I)((E)a + (E)b);
+}
+template <class I>
+[[gnu::always_inline]] inline I wrap_sub(I a, I b) {
+  typedef std::make_unsigned_t<std::remove_reference_t<decltype(a[0])>> E
+      __attribute__((vector_size(sizeof(I))));
+  return (I)((E)a - (E)b);
+}
 
 // table[i] for each lane's index i in 0..15.
 template <class BD>
@@ -472,10 +486,10 @@ alignas(64) inline constexpr float kExp2Lo[32] = {0x0.0p+0f,
 template <class BF, class M>
 [[gnu::always_inline]] inline BF pow_f32(BF x, BF y, M& far) {
   using I = bits_t<BF>;
-  const I ix = bits(abs(x)), tmp = ix - kPowOff;
+  const I ix = bits(abs(x)), tmp = wrap_sub(ix, I{} + kPowOff);
   const I i = tmp >> 18;  // lookup32 takes its last 5 bits
   const BF k = int_to_float<BF>(tmp >> 23);
-  const BF z = from_bits<BF>(ix - (tmp & (int)0xff800000u));
+  const BF z = from_bits<BF>(wrap_sub(ix, tmp & (int)0xff800000u));
   const BF invc = lookup32<BF>(kPowInvC, i);
   const BF pr = z * invc, rl = trig::fmadd(z, invc, BF(0) - pr), rh = pr - BF(1);  // r = rh + rl
   constexpr float Ch = 0x1.715476p+0f, Cl = 0x1.4ae0c0p-26f;
@@ -508,7 +522,8 @@ template <class BF, class M>
   q = trig::fmadd(v, q, BF(0x1.62e430p-1f)) * v;  // 2^v - 1
   const BF th2 = lookup32<BF>(kExp2Hi, n);
   const BF m = th2 + trig::fmadd(th2, q, lookup32<BF>(kExp2Lo, n));
-  const BF r = from_bits<BF>(bits(m) + (I)((typename bits_of<BF>::utype)n << 18 & 0xff800000u));
+  const BF r =
+      from_bits<BF>(wrap_add(bits(m), (I)((typename bits_of<BF>::utype)n << 18 & 0xff800000u)));
   if (!any(x < BF(0))) return r;  // the same bits as below for every lane: a uniform shortcut
   // Negative x: integer y gives the sign of y's parity (|y| >= 2^24 is even), others NaN.
   const BF fy = floor(y), hy = fy * BF(0.5f);
@@ -591,10 +606,10 @@ alignas(64) inline constexpr float kLogCLo[32] = {0x1.d9648e0000000p-27f,
 template <class BF>
 [[gnu::always_inline]] inline BF log_f32(BF x) {
   using I = bits_t<BF>;
-  const I ix = bits(x), tmp = ix - kPowOff;
+  const I ix = bits(x), tmp = wrap_sub(ix, I{} + kPowOff);
   const I i = tmp >> 18;
   const BF k = int_to_float<BF>(tmp >> 23);
-  const BF z = from_bits<BF>(ix - (tmp & (int)0xff800000u));
+  const BF z = from_bits<BF>(wrap_sub(ix, tmp & (int)0xff800000u));
   const BF invc = lookup32<BF>(kPowInvC, i);
   const BF pr = z * invc, rl = trig::fmadd(z, invc, BF(0) - pr), rh = pr - BF(1);
   // (k ln2hi + ln c) + rh as s + e0 + e1: |k ln2hi| >= ln 2 > |ln c| >= |rh| but where the larger
