@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
       const bool device = rt.resolve_target(t.target).first->family() != loom::Family::host;
       if (device) loom::bench::register_loom_cases(rt, t.target, sizes, /*device=*/true);
       loom::bench::register_kernel_cases(rt, t.target, sizes, device);
+      loom::bench::register_kernel_path_cases(rt, t.target, sizes, device);
       loom::bench::register_method_cases(rt, t.target, sizes, device);
       if (!device) loom::bench::register_outs_cases(rt, t.target, sizes);
       loom::bench::register_catalogue_cases(rt, t.target, sizes, device);
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
       if (device) loom::bench::register_linalg_cases(rt, t.target, sizes, /*device=*/true);
     }
     loom::bench::register_baselines(sizes);
+    loom::bench::register_kernel_path_baselines(sizes);
   } catch (const loom::Error& e) {
     std::cerr << "loom-bench: " << e.what() << "\n";
     return 1;

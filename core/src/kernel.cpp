@@ -2,6 +2,9 @@
 // kernel parts (View, ThreadCtx) raise on the host.
 #include "loom/kernel.hpp"
 
+#include <cstdint>
+
+#include "loom/block_ctx.hpp"
 #include "loom/error.hpp"
 
 namespace loom {
@@ -13,6 +16,18 @@ std::string KernelParam::str() const {
   for (int k = 1; k < ndim; ++k) s += ", :";
   s += "]";
   return writable ? s : "const " + s;
+}
+
+const char* name(HostPath p) {
+  switch (p) {
+    case HostPath::thread_loop:
+      return "thread loop";
+    case HostPath::block_phases:
+      return "block phases";
+    case HostPath::fibers:
+      return "fibers";
+  }
+  return "?";
 }
 
 std::string KernelOverload::signature() const {
@@ -36,7 +51,72 @@ std::string KernelDesc::signatures() const {
 
 namespace detail {
 
-void view_index_error(int axis, std::int64_t index, std::int64_t extent, int ndim) {
+namespace {
+
+// The data pointer of the View whose index was out of bounds, for kernel_thread_failed on the same
+// OS thread (a block's threads, fibers included, all run on one).
+thread_local const void* failed_view = nullptr;
+
+// An IndexError that already names its argument, block and thread (block kernels run their
+// phases inside the block loop, which also catches).
+class NamedIndexError : public IndexError {
+ public:
+  using IndexError::IndexError;
+};
+
+// Which argument's memory holds byte address p: [lowest, highest element + item) over its strides.
+std::string owner_of(const KernelCall& c, const void* p) {
+  // Integer addresses: base + lo may lie before the allocation's start in pointer terms.
+  const auto q = reinterpret_cast<std::uintptr_t>(p);
+  for (std::size_t i = 0; i < c.args.size(); ++i) {
+    const KernelParam& prm = c.kernel->params[i];
+    const KernelArg& a = c.args[i];
+    if (!prm.array || !a.data) continue;
+    const auto base = reinterpret_cast<std::uintptr_t>(a.data);
+    std::int64_t lo = 0, hi = 0;
+    bool empty = false;
+    for (int d = 0; d < prm.ndim; ++d) {
+      if (a.shape[d] == 0) empty = true;
+      const std::int64_t span = (a.shape[d] - 1) * a.strides[d];
+      (span < 0 ? lo : hi) += span;
+    }
+    const std::uintptr_t first = base + static_cast<std::uintptr_t>(lo),
+                         past = base + static_cast<std::uintptr_t>(hi) + itemsize(prm.dtype);
+    if (!empty && q >= first && q < past)
+      return "argument " + std::to_string(i) + " (" + prm.str() + ")";
+  }
+  return "a View of no argument (local memory, or made in the kernel)";
+}
+
+std::string dim_str(const Dim3& d) {
+  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+}  // namespace
+
+void kernel_thread_failed(const void* call, const ThreadCtx& t) {
+  const void* view = failed_view;
+  failed_view = nullptr;
+  try {
+    throw;
+  } catch (const NamedIndexError&) {
+    throw;
+  } catch (const IndexError& e) {
+    const auto& c = *static_cast<const KernelCall*>(call);
+    const auto v = reinterpret_cast<std::uintptr_t>(view),
+               sh = reinterpret_cast<std::uintptr_t>(t.shared_mem);
+    const std::string owner = !view ? "a View"
+                              : t.shared_mem && v >= sh && v < sh + t.shared_bytes
+                                  ? "a View of the block's shared memory"
+                                  : owner_of(c, view);
+    throw NamedIndexError(owner + " in block " + dim_str(t.blockIdx) + ", thread " +
+                          dim_str(t.threadIdx) + ": " + e.what());
+  }
+}
+
+void view_index_error(const void* base, int axis, std::int64_t index, std::int64_t extent,
+                      int ndim) {
+  failed_view = base;
   throw IndexError("index " + std::to_string(index) + " is out of bounds for axis " +
                    std::to_string(axis) + " with size " + std::to_string(extent) + " (a " +
                    std::to_string(ndim) + "-d View)");

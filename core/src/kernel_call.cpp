@@ -121,7 +121,8 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
       *rt_, cfg.target, "kernel '" + k.name + "'",
       std::span<const Array* const>(arrays.data(), arrays.size()), cfg.stream, labels);
   const KernelOverload& o = pick_overload(k, t, args);
-  if (!t.on_device() && o.uses_syncthreads) detail::watchdog_configure();
+  const bool fibers = !t.on_device() && (cfg.host_fibers || o.host_path == HostPath::fibers);
+  if (fibers) detail::watchdog_configure();
 
   KernelCall call;
   call.kernel = &o;
@@ -140,6 +141,7 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
                       std::to_string(detail::kDefaultFiberStack) + ")");
   }
   call.stack_bytes = cfg.stack_bytes ? cfg.stack_bytes : detail::kDefaultFiberStack;
+  call.fibers = fibers;
   if (cfg.size < 0) {
     throw ValueError("kernel '" + k.name + "': size=" + std::to_string(cfg.size) + " is negative");
   }

@@ -5,6 +5,7 @@
 
 #include "../math/functors.hpp"  // Hypot: the same bits as the hypot ufunc on every target
 #include "loom/atomic.hpp"
+#include "loom/block_ctx.hpp"
 #include "loom/thread_ctx.hpp"
 #include "loom/view.hpp"
 
@@ -111,25 +112,29 @@ struct Histogram {
 // The same histogram with one private histogram per block in shared memory (launch with
 // shared_bytes >= 4 * nbins): threads count into their block's copy, then the block adds its
 // copy to the global one, so global atomics drop from one per element to one per bin per block.
+// A block kernel: three phases, each ending at a barrier (on the host, each a loop over the
+// block's threads; docs/kernels.md, "Host paths").
 template <class T>
 struct HistogramShared {
-  static constexpr bool uses_syncthreads = true;
-  LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, T xmin, T xmax,
+  LOOM_HD void operator()(const BlockCtx& b, View<const T> x, T xmin, T xmax,
                           View<std::int32_t> hist) const {
-    const std::int64_t nbins = hist.size();
-    const std::int64_t rank = t.thread_rank(), nthreads = t.blockDim.count();
-    View<std::int32_t> local = t.shared_array<std::int32_t>(nbins);
-    for (std::int64_t j = rank; j < nbins; j += nthreads) local(j) = 0;
-    t.syncthreads();
+    const std::int64_t nbins = hist.size(), nthreads = b.threads();
+    const View<std::int32_t> local = b.shared_array<std::int32_t>(nbins);
+    b.each_thread([&](const ThreadCtx& t) {
+      for (std::int64_t j = t.thread_rank(); j < nbins; j += nthreads) local(j) = 0;
+    });
     const T width = (xmax - xmin) / static_cast<T>(nbins);
-    for (std::int64_t i = t.grid(), n = x.size(); i < n; i += t.gridsize()) {
-      const std::int64_t b = bin_of(x(i), xmin, width, nbins);
-      if (b >= 0) atomic_add(&local(b), std::int32_t{1});
-    }
-    t.syncthreads();
-    for (std::int64_t j = rank; j < nbins; j += nthreads) {
-      if (local(j) != 0) atomic_add(&hist(j), local(j));
-    }
+    b.each_thread([&](const ThreadCtx& t) {
+      for (std::int64_t i = t.grid(), n = x.size(); i < n; i += t.gridsize()) {
+        const std::int64_t k = bin_of(x(i), xmin, width, nbins);
+        if (k >= 0) atomic_add(&local(k), std::int32_t{1});
+      }
+    });
+    b.each_thread([&](const ThreadCtx& t) {
+      for (std::int64_t j = t.thread_rank(); j < nbins; j += nthreads) {
+        if (local(j) != 0) atomic_add(&hist(j), local(j));
+      }
+    });
   }
 };
 
@@ -149,21 +154,62 @@ struct Maximum3D {
 // out[blockIdx.x] = the sum of the block's slice of x (blockDim.x elements), by a tree in shared
 // memory (launch with shared_bytes >= sizeof(T) * blockDim.x). Any block size: each round folds
 // the upper ceil(n/2) partial sums onto the lower ones, skipping the one without a partner when
-// n is odd (a power of two pairs as the usual halving tree, with the same bits).
+// n is odd (a power of two pairs as the usual halving tree, with the same bits). A block kernel:
+// the rounds are phases, the loop over them the same for every thread.
 template <class T>
 struct BlockSum {
+  LOOM_HD void operator()(const BlockCtx& b, View<const T> x, View<T> out) const {
+    const std::int64_t nt = b.blockDim.x;
+    const View<T> s = b.shared_array<T>(nt);
+    b.each_thread([&](const ThreadCtx& t) {
+      const std::int64_t i = t.grid();
+      s(t.threadIdx.x) = i < x.size() ? x(i) : T(0);
+    });
+    for (std::int64_t n = nt; n > 1; n = (n + 1) / 2) {  // n partial sums left
+      const std::int64_t half = (n + 1) / 2;
+      b.each_thread([&](const ThreadCtx& t) {
+        const std::int64_t tid = t.threadIdx.x;
+        if (tid + half < n) s(tid) = s(tid) + s(tid + half);
+      });
+    }
+    b.each_thread([&](const ThreadCtx& t) {
+      if (t.threadIdx.x == 0 && b.blockIdx.x < out.size()) out(b.blockIdx.x) = s(0);
+    });
+  }
+};
+
+// BlockSum written with syncthreads (one thread's view, run on the host as fibers): the same
+// sums, for comparing the paths (tests, loom-bench).
+template <class T>
+struct BlockSumSync {
   static constexpr bool uses_syncthreads = true;
   LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, View<T> out) const {
     const std::int64_t nt = t.blockDim.x, tid = t.threadIdx.x, i = t.grid();
     View<T> s = t.shared_array<T>(nt);
     s(tid) = i < x.size() ? x(i) : T(0);
     t.syncthreads();
-    for (std::int64_t n = nt; n > 1; n = (n + 1) / 2) {  // n partial sums left
+    for (std::int64_t n = nt; n > 1; n = (n + 1) / 2) {
       const std::int64_t half = (n + 1) / 2;
       if (tid + half < n) s(tid) = s(tid) + s(tid + half);
       t.syncthreads();
     }
     if (tid == 0 && t.blockIdx.x < out.size()) out(t.blockIdx.x) = s(0);
+  }
+};
+
+// One Jacobi sweep of Laplace's equation on a 2-D grid: out[i, j] = the mean of in's four
+// neighbours for interior points, in[i, j] on the border. x runs along j (the contiguous axis).
+template <class T>
+struct Jacobi2D {
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T, 2> in, View<T, 2> out) const {
+    const auto [j, i] = t.grid<2>();
+    const std::int64_t ni = out.size(0), nj = out.size(1);
+    if (i >= ni || j >= nj) return;
+    if (i == 0 || j == 0 || i == ni - 1 || j == nj - 1) {
+      out(i, j) = in(i, j);
+    } else {
+      out(i, j) = T(0.25) * ((in(i - 1, j) + in(i + 1, j)) + (in(i, j - 1) + in(i, j + 1)));
+    }
   }
 };
 

@@ -32,7 +32,11 @@ inline void register_kernels(loom::Registrar& reg) {
   kernel<Maximum3D<float>, Maximum3D<double>>(reg, "maximum_3d",
                                               "c = max(a, b) elementwise on a 3-D grid");
   kernel<BlockSum<float>, BlockSum<double>, BlockSum<i32>, BlockSum<i64>>(
-      reg, "block_sum", "out[b] = sum of block b's slice, tree in shared memory");
+      reg, "block_sum", "out[b] = sum of block b's slice, tree in shared memory (block phases)");
+  kernel<BlockSumSync<float>, BlockSumSync<double>, BlockSumSync<i32>, BlockSumSync<i64>>(
+      reg, "block_sum_sync", "block_sum written with syncthreads (fibers on the host)");
+  kernel<Jacobi2D<float>, Jacobi2D<double>>(
+      reg, "jacobi_2d", "out = mean of in's 4 neighbours inside, in on the border (2-D grid)");
 }
 
 }  // namespace loom::kernels

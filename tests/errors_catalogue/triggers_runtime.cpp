@@ -55,7 +55,7 @@ const TriggerSet runtime_triggers = {
      [] {
        ScopedEnv env("LOOM_KERNEL_WATCHDOG", "soon");
        const Array out = zeros({1});
-       rt().kernel("block_sum")
+       rt().kernel("block_sum_sync")
            .launch({.blocks = 1, .threads = 4, .shared_bytes = 32, .target = "cpu"}, zeros({4}),
                    out);
      }},

@@ -45,15 +45,20 @@ inline std::optional<std::string> unavailable(const std::string& target) {
 
 // Where a test runs: the target, and on cuda whether the arrays are device arrays (made with
 // rt.to_device; results stay there) or host arrays (copied in and back by launch).
+// On host targets, `fibers` runs every block's threads as fibers (LaunchConfig::host_fibers), the
+// general path each kernel's own host path must match (docs/kernels.md, "Host paths").
 struct Where {
   std::string target;
   bool device_arrays = false;
+  bool fibers = false;
   std::string name() const {
-    return target + (target == "cuda" ? (device_arrays ? "_device" : "_host") : "");
+    return target + (target == "cuda" ? (device_arrays ? "_device" : "_host") : "") +
+           (fibers ? "_fibers" : "");
   }
 };
-inline const Where kEveryWhere[] = {
-    {"cpu", false}, {"parallel", false}, {"cuda", true}, {"cuda", false}};
+inline const Where kEveryWhere[] = {{"cpu", false},       {"parallel", false},
+                                    {"cpu", false, true}, {"parallel", false, true},
+                                    {"cuda", true},       {"cuda", false}};
 inline void PrintTo(const Where& w, std::ostream* os) { *os << w.name(); }
 inline std::string where_name(const ::testing::TestParamInfo<Where>& i) { return i.param.name(); }
 
@@ -87,11 +92,14 @@ class KernelTestOf : public ::testing::TestWithParam<P> {
   Array get(const Array& a) const { return a.device().is_host() ? a : rt().to_host(a); }
 
   LaunchConfig config(Extent blocks, Extent threads, std::size_t shared = 0) const {
-    return LaunchConfig{
-        .blocks = blocks, .threads = threads, .shared_bytes = shared, .target = target()};
+    return LaunchConfig{.blocks = blocks,
+                        .threads = threads,
+                        .shared_bytes = shared,
+                        .host_fibers = where().fibers,
+                        .target = target()};
   }
   LaunchConfig config_auto(std::int64_t size = 0) const {
-    return LaunchConfig{.size = size, .target = target()};
+    return LaunchConfig{.size = size, .host_fibers = where().fibers, .target = target()};
   }
   template <class... A>
   void launch(const std::string& kernel, const LaunchConfig& c, const A&... args) const {

@@ -31,16 +31,16 @@ TEST_P(BoundsTest, ReadingPastTheEndOfAViewIsAnIndexError) {
   const Array x = loom::arange(0.0, 10.0, 1.0, DType::float32);
   Array out = loom::zeros({10}, DType::float32);
   EXPECT_EQ(index_error([&] { launch("t_read_past_end", config(1, 16), x, out); }),
-            "kernel 't_read_past_end': index 10 is out of bounds for axis 0 with size 10 (a 1-d "
-            "View)");
+            "kernel 't_read_past_end': argument 0 (const float32[:]) in block (0, 0, 0), thread "
+            "(9, 0, 0): index 10 is out of bounds for axis 0 with size 10 (a 1-d View)");
 }
 
 TEST_P(BoundsTest, ReadingPastTheEndInAKernelWithBarriersIsAnIndexError) {
   const Array x = loom::arange(0.0, 16.0, 1.0, DType::float32);
   Array out = loom::zeros({16}, DType::float32);
   EXPECT_EQ(index_error([&] { launch("t_read_past_end_sync", config(2, 8), x, out); }),
-            "kernel 't_read_past_end_sync': index 16 is out of bounds for axis 0 with size 16 (a "
-            "1-d View)");
+            "kernel 't_read_past_end_sync': argument 0 (const float32[:]) in block (1, 0, 0), "
+            "thread (7, 0, 0): index 16 is out of bounds for axis 0 with size 16 (a 1-d View)");
 }
 
 TEST_P(BoundsTest, AfterAnIndexErrorInABlockOfFibersTheNextLaunchRunsNormally) {
@@ -58,8 +58,22 @@ TEST_P(BoundsTest, ReadingPastARowOfA2DViewIsAnIndexErrorOnAxis1) {
   const Array x = loom::zeros({3, 4}, DType::float32);
   Array out = loom::zeros({1}, DType::float32);
   EXPECT_EQ(index_error([&] { launch("t_read_past_row", config(1, 1), x, out); }),
-            "kernel 't_read_past_row': index 4 is out of bounds for axis 1 with size 4 (a 2-d "
-            "View)");
+            "kernel 't_read_past_row': argument 0 (const float32[:, :]) in block (0, 0, 0), thread "
+            "(0, 0, 0): index 4 is out of bounds for axis 1 with size 4 (a 2-d View)");
+}
+
+TEST_P(BoundsTest, AWritePastTheEndInABlockKernelNamesTheArgumentBlockAndThread) {
+  Array out = loom::zeros({8}, DType::float32);
+  EXPECT_EQ(index_error([&] { launch("t_write_past_end_block", config(2, 4), out, 0); }),
+            "kernel 't_write_past_end_block': argument 0 (float32[:]) in block (1, 0, 0), thread "
+            "(3, 0, 0): index 8 is out of bounds for axis 0 with size 8 (a 1-d View)");
+}
+
+TEST_P(BoundsTest, AReadPastASharedArraySaysItIsSharedMemory) {
+  Array out = loom::zeros({9}, DType::float32);
+  EXPECT_EQ(index_error([&] { launch("t_write_past_end_block", config(1, 4, 4 * 5), out, 1); }),
+            "kernel 't_write_past_end_block': a View of the block's shared memory in block (0, 0, "
+            "0), thread (3, 0, 0): index 4 is out of bounds for axis 0 with size 4 (a 1-d View)");
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, BoundsTest, ::testing::ValuesIn(kEveryWhere), where_name);

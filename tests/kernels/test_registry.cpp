@@ -30,15 +30,23 @@ TEST(KernelRegistry, SeedKernelsAreListedWithNumbaStyleSignatures) {
             "(const float32[:, :, :], const float32[:, :, :], float32[:, :, :])");
 }
 
-TEST(KernelRegistry, KernelsWithBarriersSaySo) {
-  for (const auto& o : runtime().registry().find_kernel("block_sum")->overloads) {
-    EXPECT_TRUE(o.uses_syncthreads) << o.signature();
-  }
-  for (const auto& o : runtime().registry().find_kernel("histogram_shared")->overloads) {
-    EXPECT_TRUE(o.uses_syncthreads) << o.signature();
-  }
-  for (const auto& o : runtime().registry().find_kernel("histogram")->overloads) {
-    EXPECT_FALSE(o.uses_syncthreads) << o.signature();
+TEST(KernelRegistry, EachKernelTakesTheHostPathDocumentedForIt) {
+  // docs/kernels.md, "Host paths": a block kernel (BlockCtx) runs as block phases, a ThreadCtx
+  // kernel with syncthreads as fibers, any other as a thread loop.
+  const std::pair<const char*, loom::HostPath> expect[] = {
+      {"block_sum", loom::HostPath::block_phases},
+      {"histogram_shared", loom::HostPath::block_phases},
+      {"block_sum_sync", loom::HostPath::fibers},
+      {"histogram", loom::HostPath::thread_loop},
+      {"hypot_stride", loom::HostPath::thread_loop},
+      {"jacobi_2d", loom::HostPath::thread_loop}};
+  for (const auto& [k, path] : expect) {
+    const auto d = runtime().registry().find_kernel(k);
+    ASSERT_TRUE(d) << k;
+    for (const auto& o : d->overloads) {
+      EXPECT_EQ(loom::name(o.host_path), std::string(loom::name(path))) << k << o.signature();
+      EXPECT_EQ(o.uses_syncthreads, path == loom::HostPath::fibers) << k << o.signature();
+    }
   }
 }
 

@@ -49,9 +49,17 @@ struct KernelImpl {
   bool present() const { return host || device; }
 };
 
+// How host targets run a block's threads (docs/kernels.md, "Host paths"): a ThreadCtx kernel
+// without barriers as a loop over its threads; a block kernel (BlockCtx) once per block, each
+// phase a loop over the threads; a ThreadCtx kernel with syncthreads as fibers. Any kernel runs as
+// fibers when the launch asks (LaunchConfig::host_fibers), the general path the others must match.
+enum class HostPath { thread_loop, block_phases, fibers };
+const char* name(HostPath p);  // "thread loop", "block phases", "fibers"
+
 struct KernelOverload {
   std::vector<KernelParam> params;
   bool uses_syncthreads = false;
+  HostPath host_path = HostPath::thread_loop;
   KernelImpl impl[kNumFamilies];
   std::string signature() const;  // "(const float32[:], float32, float32, int32[:])"
 };
@@ -82,6 +90,7 @@ struct KernelCall {
   std::int64_t size = 0;      // LaunchConfig::size (elements to cover), 0 if not given
   std::size_t shared_bytes = 0;
   std::size_t stack_bytes = 0;  // host, syncthreads kernels: each fiber's stack (core-checked)
+  bool fibers = false;          // host: run every block's threads as fibers (LaunchConfig)
   SmallVec<KernelArg, 8> args;
   void* stream = nullptr;
   int device = 0;

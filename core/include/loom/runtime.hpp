@@ -169,6 +169,9 @@ struct LaunchConfig {
   // Host targets, kernels that use syncthreads: each thread's fiber stack in bytes; 0: the
   // default (256 KiB), at most 8 MiB (docs/kernels.md, "Fiber stacks"). Ignored on cuda.
   std::size_t stack_bytes = 0;
+  // Host targets: run each block's threads as fibers whatever the kernel's own path (its
+  // KernelOverload::host_path). The general path, slow; for checking a fast path against it.
+  bool host_fibers = false;
   std::string target{};  // "" = the runtime's default
   Stream stream{};
 };

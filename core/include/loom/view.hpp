@@ -19,8 +19,10 @@
 namespace loom {
 
 namespace detail {
-[[noreturn]] void view_index_error(int axis, std::int64_t index, std::int64_t extent, int ndim);
-}
+// `base` is the View's data pointer: a kernel's host loop names the argument it belongs to.
+[[noreturn]] void view_index_error(const void* base, int axis, std::int64_t index,
+                                   std::int64_t extent, int ndim);
+}  // namespace detail
 
 template <class T, int N = 1>
 struct View {
@@ -36,7 +38,7 @@ struct View {
     std::int64_t off = 0;
 #if LOOM_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
     for (int k = 0; k < N; ++k)
-      if (ix[k] < 0 || ix[k] >= shape[k]) detail::view_index_error(k, ix[k], shape[k], N);
+      if (ix[k] < 0 || ix[k] >= shape[k]) detail::view_index_error(data, k, ix[k], shape[k], N);
 #endif
     for (int k = 0; k < N; ++k) off += ix[k] * strides[k];
     using B = std::conditional_t<std::is_const_v<T>, const char, char>;
@@ -46,7 +48,7 @@ struct View {
   LOOM_HD View<T, N - 1> operator[](std::int64_t i) const {
     static_assert(N > 0);
 #if LOOM_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
-    if (i < 0 || i >= shape[0]) detail::view_index_error(0, i, shape[0], N);
+    if (i < 0 || i >= shape[0]) detail::view_index_error(data, 0, i, shape[0], N);
 #endif
     View<T, N - 1> v;
     using B = std::conditional_t<std::is_const_v<T>, const char, char>;

@@ -59,6 +59,21 @@ struct ReadPastRow {
   }
 };
 
+// A block kernel whose thread 3 of each block writes one past its block's slice of out: in the
+// last block, out[n]. Then every thread reads element blockDim.x of the shared array (one past).
+struct WritePastEndBlock {
+  void operator()(const BlockCtx& b, View<float> out, std::int32_t read_shared) const {
+    b.each_thread([&](const ThreadCtx& t) {
+      const std::int64_t i = t.grid();
+      out(t.threadIdx.x == 3 ? i + 1 : i) = 1.0f;
+    });
+    if (read_shared == 0) return;
+    const View<float> s = b.shared_array<float>(b.blockDim.x + 1);
+    const View<float> first = b.shared_array<float>(b.blockDim.x);
+    b.each_thread([&](const ThreadCtx& t) { s(t.threadIdx.x) = first(t.threadIdx.x + 1); });
+  }
+};
+
 // A kernel with no CUDA half: launching it on cuda is a LookupError.
 struct HostOnly {
   void operator()(const ThreadCtx& t, View<std::int32_t> out) const {
@@ -75,6 +90,8 @@ void register_all(loom::Registrar& reg) {
   kernel<ReadPastEnd>(reg, "t_read_past_end", "out[i] = x[i + 1]: reads x[n]");
   kernel<ReadPastEndSync>(reg, "t_read_past_end_sync", "t_read_past_end with barriers");
   kernel<ReadPastRow>(reg, "t_read_past_row", "reads x[0, ncols] of a 2-d view");
+  kernel<WritePastEndBlock>(reg, "t_write_past_end_block",
+                            "block kernel: thread 3 writes out[i + 1]; shared read past the end");
   kernel<HostOnly>(reg, "t_host_only", "out[i] = 1, host targets only");
 }
 

@@ -21,7 +21,8 @@
 
 namespace loom {
 struct ThreadCtx;
-}
+struct BlockCtx;
+}  // namespace loom
 
 namespace loom::def::detail {
 
@@ -540,7 +541,8 @@ constexpr bool say_kernel_params(std::index_sequence<I...>) {
   return ((say_kernel_param<I + 2, std::tuple_element_t<I + 1, Params>>() ? 1 : 0) & ... & 1) != 0;
 }
 
-// One kernel overload: `void operator()(const loom::ThreadCtx&, P...) const`, a non-template.
+// One kernel overload: `void operator()(const loom::ThreadCtx&, P...) const` (or BlockCtx), a
+// non-template.
 template <class F>
 constexpr bool check_kernel() {
   if constexpr (!has_call<F>) {
@@ -564,10 +566,19 @@ constexpr bool check_kernel() {
     static_assert(std::is_void_v<typename M::result>,
                   "loom::def::kernel: the functor's operator() must return void");
     if constexpr (std::tuple_size_v<Params> == 0 ||
-                  !std::is_same_v<std::tuple_element_t<0, Params>, const ThreadCtx&>) {
+                  (!std::is_same_v<std::tuple_element_t<0, Params>, const ThreadCtx&> &&
+                   !std::is_same_v<std::tuple_element_t<0, Params>, const BlockCtx&>)) {
       static_assert(always_false<F>,
                     "loom::def::kernel: the functor's first parameter must be `const "
-                    "loom::ThreadCtx&`");
+                    "loom::ThreadCtx&` (a thread's view) or `const loom::BlockCtx&` (a block "
+                    "kernel written as phases)");
+      return false;
+    } else if constexpr (std::is_same_v<std::tuple_element_t<0, Params>, const BlockCtx&> &&
+                         requires { F::uses_syncthreads; }) {
+      static_assert(always_false<F>,
+                    "loom::def::kernel: a block kernel (first parameter `const loom::BlockCtx&`) "
+                    "must not declare uses_syncthreads: each b.each_thread(...) phase ends with "
+                    "the barrier; remove the declaration");
       return false;
     } else {
       const bool params_ok =

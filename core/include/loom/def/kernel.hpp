@@ -1,7 +1,9 @@
 // Host loops for custom kernels: def::kernel<F...>(reg, name, doc) registers functor F (one
-// overload per functor type) for the cpu and parallel targets. A block's threads run in order
-// (x fastest) or, when F declares `static constexpr bool uses_syncthreads = true;`, as fibers
-// that wait for each other at t.syncthreads(). docs/kernels.md describes the model and its cost.
+// overload per functor type) for the cpu and parallel targets. A block's threads run by one of
+// three paths (KernelOverload::host_path): in order as a loop (x fastest); a block kernel
+// (BlockCtx) once per block with each phase a loop over the threads; or, when F declares
+// `static constexpr bool uses_syncthreads = true;` or the launch asks, as fibers that wait for
+// each other at t.syncthreads(). docs/kernels.md, "Host paths", describes them and their cost.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -36,10 +38,12 @@ template <class F>
 struct HostKernel {
   static constexpr std::size_t nparams = std::tuple_size_v<kernel_params<F>>;
   using Seq = std::make_index_sequence<nparams>;
+  using Params = kernel_params<F>;
 
   struct Block {  // what a fiber needs to run one thread of a block
     const F* f;
     const KernelCall* call;
+    const Params* params;
     ThreadCtx base;
   };
   static void fiber_body(void* arg, std::int64_t rank, loom::detail::BlockSync* sync) {
@@ -48,12 +52,37 @@ struct HostKernel {
     const std::int64_t bx = t.blockDim.x, by = t.blockDim.y;
     t.threadIdx = Dim3(static_cast<unsigned>(rank % bx), static_cast<unsigned>(rank / bx % by),
                        static_cast<unsigned>(rank / (bx * by)));
-    t.sync = sync;
-    invoke_kernel(*b.f, t, b.call->args.data(), Seq{});
+    // A thread-loop kernel run as fibers still may not wait: syncthreads() fails as on its own
+    // path.
+    if constexpr (uses_syncthreads<F>() || is_block_kernel<F>()) t.sync = sync;
+    try {
+      invoke_unpacked(*b.f, t, *b.params, Seq{}, b.call);
+    } catch (const IndexError&) {
+      loom::detail::kernel_thread_failed(b.call, t);
+    }
+  }
+
+  // One block's threads in order, x fastest: the thread loop. The functor and the unpacked
+  // arguments are the caller's locals, so the compiler sees the whole body and may inline it.
+  static void thread_loop(const F& f, ThreadCtx& t, const Params& p, const KernelCall& c) {
+    const Dim3 n = c.threads;
+    for (unsigned z = 0; z < n.z; ++z) {
+      for (unsigned y = 0; y < n.y; ++y) {
+        for (unsigned x = 0; x < n.x; ++x) {
+          t.threadIdx = Dim3(x, y, z);
+          try {
+            invoke_unpacked(f, t, p, Seq{});
+          } catch (const IndexError&) {
+            loom::detail::kernel_thread_failed(&c, t);
+          }
+        }
+      }
+    }
   }
 
   static void loop(const KernelCall& c, std::int64_t begin, std::int64_t end, const void* data) {
-    const F& f = *static_cast<const F*>(data);
+    const F f = *static_cast<const F*>(data);
+    const Params p = unpack_args<F>(c.args.data(), Seq{});
     ThreadCtx t;
     t.blockDim = c.threads;
     t.gridDim = c.blocks;
@@ -63,17 +92,14 @@ struct HostKernel {
     for (std::int64_t b = begin; b < end; ++b) {
       t.blockIdx = Dim3(static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
                         static_cast<unsigned>(b / (gx * gy)));
-      if constexpr (uses_syncthreads<F>()) {
-        Block blk{&f, &c, t};
+      if (c.fibers || uses_syncthreads<F>()) {
+        Block blk{&f, &c, &p, t};
         loom::detail::run_block_fibers(c.threads.count(), &fiber_body, &blk, t.blockIdx,
                                        c.stack_bytes);
+      } else if constexpr (is_block_kernel<F>()) {
+        invoke_unpacked(f, t, p, Seq{}, &c);  // each_thread loops over the threads
       } else {
-        for (unsigned z = 0; z < c.threads.z; ++z)
-          for (unsigned y = 0; y < c.threads.y; ++y)
-            for (unsigned x = 0; x < c.threads.x; ++x) {
-              t.threadIdx = Dim3(x, y, z);
-              invoke_kernel(f, t, c.args.data(), Seq{});
-            }
+        thread_loop(f, t, p, c);
       }
     }
   }

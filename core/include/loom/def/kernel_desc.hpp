@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "loom/block_ctx.hpp"
 #include "loom/def/checks.hpp"
 #include "loom/def/desc.hpp"
 #include "loom/kernel.hpp"
@@ -61,6 +62,13 @@ template <class F>
 using kernel_params =
     typename kernel_member<typename member_fn<decltype(&F::operator())>::params>::params;
 
+// A block kernel: its call operator takes a BlockCtx (block_ctx.hpp).
+template <class F>
+constexpr bool is_block_kernel() {
+  using P = typename member_fn<decltype(&F::operator())>::params;
+  return std::is_same_v<std::tuple_element_t<0, P>, const BlockCtx&>;
+}
+
 template <class F>
 constexpr bool uses_syncthreads() {
   if constexpr (requires { F::uses_syncthreads; }) {
@@ -95,6 +103,9 @@ KernelDesc kernel_desc(std::string name, std::string doc, Fill&& fill) {
           o.params =
               detail::params_of<Params>(std::make_index_sequence<std::tuple_size_v<Params>>{});
           o.uses_syncthreads = detail::uses_syncthreads<Fs>();
+          o.host_path = detail::is_block_kernel<Fs>() ? HostPath::block_phases
+                        : o.uses_syncthreads          ? HostPath::fibers
+                                                      : HostPath::thread_loop;
           fill(o.impl, std::type_identity<Fs>{});
           d.overloads.push_back(std::move(o));
         }(),
@@ -103,12 +114,31 @@ KernelDesc kernel_desc(std::string name, std::string doc, Fill&& fill) {
   return d;
 }
 
+// The call's arguments unpacked as F's parameters want them (Views and scalars), once a launch
+// rather than once a thread.
+template <class F, std::size_t... I>
+LOOM_HD detail::kernel_params<F> unpack_args(const KernelArg* args, std::index_sequence<I...>) {
+  using Params = detail::kernel_params<F>;
+  return Params{detail::kernel_param_traits<std::tuple_element_t<I, Params>>::get(args[I])...};
+}
+
+// Calls f(ctx, args...): ctx is the ThreadCtx, or a BlockCtx made from it for a block kernel.
+template <class F, class Params, std::size_t... I>
+LOOM_HD void invoke_unpacked(const F& f, const ThreadCtx& t, const Params& p,
+                             std::index_sequence<I...>, const void* call = nullptr) {
+  if constexpr (detail::is_block_kernel<F>()) {
+    f(BlockCtx(t, call), std::get<I>(p)...);
+  } else {
+    (void)call;
+    f(t, std::get<I>(p)...);
+  }
+}
+
 // Calls f(t, args...) with each KernelArg unpacked as F's parameter wants it.
 template <class F, std::size_t... I>
 LOOM_HD void invoke_kernel(const F& f, const ThreadCtx& t, const KernelArg* args,
-                           std::index_sequence<I...>) {
-  using Params = detail::kernel_params<F>;
-  f(t, detail::kernel_param_traits<std::tuple_element_t<I, Params>>::get(args[I])...);
+                           std::index_sequence<I...> seq) {
+  invoke_unpacked(f, t, unpack_args<F>(args, seq), seq);
 }
 
 }  // namespace loom::def

@@ -1,0 +1,125 @@
+// BlockCtx: what a block kernel's call operator gets first instead of a ThreadCtx. A block kernel
+// is written as phases separated by barriers:
+//
+//   b.each_thread([&](const loom::ThreadCtx& t) { ... });  // every thread, then a barrier
+//
+// On a GPU every thread runs the call operator and each_thread is `f(t); __syncthreads();`. On
+// the host the call operator runs once per block and each_thread is a loop over the block's
+// threads, which the compiler can inline and vectorize: no fiber switches (docs/kernels.md,
+// "Host paths"). So code outside each_thread must be the same for every thread of the block:
+// BlockCtx has no threadIdx, and values a thread keeps from one phase to the next live in a
+// per_thread<T> (a register on a GPU, one slot per thread on the host).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "loom/error.hpp"
+#include "loom/hd.hpp"
+#include "loom/kernel_host.hpp"
+#include "loom/thread_ctx.hpp"
+
+namespace loom {
+
+namespace detail {
+// The host loops' hook, called in a handler of the IndexError thread t raised: rethrows it with
+// the argument (or shared memory), block and thread named (core/src/kernel.cpp). `call` is the
+// KernelCall.
+[[noreturn]] void kernel_thread_failed(const void* call, const ThreadCtx& t);
+}  // namespace detail
+
+// One T per thread of a block, kept across each_thread phases: `auto acc = b.per_thread<float>();`
+// then `acc(t) = ...` in one phase and `acc(t)` in a later one. Uninitialized, like a local.
+template <class T>
+class PerThread {
+ public:
+#if defined(__CUDA_ARCH__)
+  LOOM_HD T& operator()(const ThreadCtx&) { return one_; }
+#else
+  // On the host one object serves the whole block when its threads run as a loop (many_), or one
+  // thread when they run as fibers (each fiber runs the call operator with its own object).
+  T& operator()(const ThreadCtx& t) { return fibers_ ? one_ : many_[t.thread_rank()]; }
+#endif
+
+ private:
+  friend struct BlockCtx;
+  T one_;
+#if !defined(__CUDA_ARCH__)
+  bool fibers_ = false;
+  T many_[1024];  // kMaxThreadsPerBlock
+#endif
+};
+
+struct BlockCtx {
+  Dim3 blockIdx, blockDim, gridDim;
+
+  // Runs f(t) for every thread t of the block, then waits until all have (a barrier).
+  template <class F>
+  LOOM_HD void each_thread(F&& f) const {
+#if defined(__CUDA_ARCH__)
+    f(t_);
+    __syncthreads();
+#else
+    if (t_.sync) {  // this fiber is one thread of the block
+      f(t_);
+      detail::block_sync(t_.sync);
+      return;
+    }
+    ThreadCtx t = t_;
+    for (unsigned z = 0; z < blockDim.z; ++z) {
+      for (unsigned y = 0; y < blockDim.y; ++y) {
+        for (unsigned x = 0; x < blockDim.x; ++x) {
+          t.threadIdx = Dim3(x, y, z);
+          try {
+            f(t);
+          } catch (const IndexError&) {
+            detail::kernel_thread_failed(call_, t);
+          }
+        }
+      }
+    }
+#endif
+  }
+
+  template <class T>
+  LOOM_HD PerThread<T> per_thread() const {
+    PerThread<T> p;
+#if !defined(__CUDA_ARCH__)
+    p.fibers_ = t_.sync != nullptr;
+#endif
+    return p;
+  }
+
+  // The block's dynamic shared memory, as ThreadCtx::shared_array.
+  template <class T>
+  LOOM_HD View<T, 1> shared_array(std::int64_t n, std::size_t byte_offset = 0) const {
+    return t_.shared_array<T>(n, byte_offset);
+  }
+  template <class T>
+  LOOM_HD View<T, 2> shared_array(const std::int64_t (&shape)[2],
+                                  std::size_t byte_offset = 0) const {
+    return t_.shared_array<T>(shape, byte_offset);
+  }
+  template <class T>
+  LOOM_HD View<T, 3> shared_array(const std::int64_t (&shape)[3],
+                                  std::size_t byte_offset = 0) const {
+    return t_.shared_array<T>(shape, byte_offset);
+  }
+  // Threads in the block, and in the grid along x (Numba's cuda.gridsize(1)).
+  LOOM_HD std::int64_t threads() const { return blockDim.count(); }
+  template <int N = 1>
+  LOOM_HD auto gridsize() const {
+    return t_.gridsize<N>();
+  }
+
+  // For the loops that run a block kernel (def/kernel.hpp, def/kernel.cuh): `t` is this block's
+  // context (on a GPU, the running thread's; on the host, threadIdx unused, and `sync` set when
+  // the block's threads are fibers); `call` names arguments in errors.
+  LOOM_HD explicit BlockCtx(const ThreadCtx& t, const void* call = nullptr)
+      : blockIdx(t.blockIdx), blockDim(t.blockDim), gridDim(t.gridDim), t_(t), call_(call) {}
+
+ private:
+  ThreadCtx t_;
+  const void* call_;
+};
+
+}  // namespace loom
