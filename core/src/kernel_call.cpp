@@ -105,6 +105,22 @@ bool check_size(const std::string& k, const LaunchSize& s, KernelCall& call) {
   return zero;
 }
 
+// A writable View<T> parameter must not get an array whose elements repeat: a stride-0 axis of
+// more than one element (a broadcast view made writeable, or the stride trick) would have
+// several threads write one element, a race on every target but cpu. Read-only arrays are
+// refused first (require_writeable).
+void require_distinct(const std::string& k, std::size_t i, const KernelParam& p, const Array& a) {
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (a.strides()[d] != 0 || a.shape()[d] <= 1) continue;
+    throw ValueError("kernel '" + k + "': argument " + std::to_string(i) + " (" + p.str() +
+                     ") repeats its elements: axis " + std::to_string(d) + " has stride 0 and " +
+                     std::to_string(a.shape()[d]) + " elements (" + a.str() + ", strides " +
+                     shape_str(a.strides()) + "), so threads writing different elements " +
+                     "would write the same one; a writable parameter needs an array of its own, " +
+                     "e.g. a copy()");
+  }
+}
+
 // A scalar argument converted to the parameter's dtype.
 void convert_scalar(const KernelArgIn& a, DType to, unsigned char* out) {
   visit_dtype(a.dtype(), [&](auto from) {
@@ -192,6 +208,7 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
     if (!p.array || !p.writable) continue;
     const std::string arg = "argument " + std::to_string(i) + " (" + p.str() + ")";
     require_writeable(*args[i].array(), "kernel '" + k.name + "'", arg);
+    require_distinct(k.name, i, p, *args[i].array());
   }
   // A size with a zero extent and automatic blocks: no block to run (Numba's forall(0)).
   if (empty) return;
