@@ -8,6 +8,7 @@
 #include "loom/aliasing.hpp"
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
+#include "loom/launch_shape.hpp"
 #include "loom/runtime.hpp"
 #include "plugin_search.hpp"
 #include "runtime_impl.hpp"
@@ -87,6 +88,39 @@ Dim3 check_blocks(const std::string& k, const Extent& e) {
 constexpr std::size_t kHostMaxShared = 227 * 1024;
 constexpr std::int64_t kHostAutoThreads = 256;
 
+// LaunchConfig::size into the call (extents past the given ones are 1); true when an extent is
+// 0, so that blocks covering it would be none.
+bool check_size(const std::string& k, const LaunchSize& s, KernelCall& call) {
+  const std::int64_t v[3] = {s.x, s.y, s.z};
+  for (int d = 0; d < 3; ++d) call.size[d] = d < s.ndim ? v[d] : (d == 0 ? 0 : 1);
+  call.size_ndim = s.ndim;
+  bool zero = false;
+  for (int d = 0; d < s.ndim; ++d) {
+    if (v[d] < 0) {
+      throw ValueError("kernel '" + k + "': size=" + detail::size_str(call.size, s.ndim) +
+                       " is negative" + (s.ndim > 1 ? std::string(" along ") + "xyz"[d] : ""));
+    }
+    zero = zero || v[d] == 0;
+  }
+  return zero;
+}
+
+// A writable View<T> parameter must not get an array whose elements repeat: a stride-0 axis of
+// more than one element (a broadcast view made writeable, or the stride trick) would have
+// several threads write one element, a race on every target but cpu. Read-only arrays are
+// refused first (require_writeable).
+void require_distinct(const std::string& k, std::size_t i, const KernelParam& p, const Array& a) {
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (a.strides()[d] != 0 || a.shape()[d] <= 1) continue;
+    throw ValueError("kernel '" + k + "': argument " + std::to_string(i) + " (" + p.str() +
+                     ") repeats its elements: axis " + std::to_string(d) + " has stride 0 and " +
+                     std::to_string(a.shape()[d]) + " elements (" + a.str() + ", strides " +
+                     shape_str(a.strides()) + "), so threads writing different elements " +
+                     "would write the same one; a writable parameter needs an array of its own, " +
+                     "e.g. a copy()");
+  }
+}
+
 // A scalar argument converted to the parameter's dtype.
 void convert_scalar(const KernelArgIn& a, DType to, unsigned char* out) {
   visit_dtype(a.dtype(), [&](auto from) {
@@ -142,10 +176,7 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
   }
   call.stack_bytes = cfg.stack_bytes ? cfg.stack_bytes : detail::kDefaultFiberStack;
   call.fibers = fibers;
-  if (cfg.size < 0) {
-    throw ValueError("kernel '" + k.name + "': size=" + std::to_string(cfg.size) + " is negative");
-  }
-  call.size = cfg.size;
+  const bool empty = check_size(k.name, cfg.size, call) && !cfg.blocks.given;
   call.auto_threads = !cfg.threads.given;
   call.auto_blocks = !cfg.blocks.given;
   if (cfg.threads.given) call.threads = check_threads(k.name, cfg.threads);
@@ -156,17 +187,33 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
                         std::to_string(cfg.shared_bytes) + " is more than a block may have (" +
                         std::to_string(kHostMaxShared) + " bytes, as on sm_90)");
     }
-    // Automatic configuration on the host: 256-thread blocks, covering `size` or four blocks per
-    // worker thread.
-    if (call.auto_threads) call.threads = Dim3(kHostAutoThreads);
-    if (call.auto_blocks) {
-      const std::int64_t per = call.threads.count();
-      const std::int64_t want =
-          cfg.size > 0 ? (cfg.size + per - 1) / per : 4 * std::max(1, t.backend->num_threads());
-      call.blocks = check_blocks(k.name, Extent(std::max<std::int64_t>(want, 1)));
+    // Automatic configuration on the host: blocks of 256 threads shaped by `size`, covering it,
+    // or four blocks per worker thread.
+    if (call.auto_threads) {
+      call.threads =
+          detail::auto_threads(call.size, call.size_ndim, kHostAutoThreads, kMaxThreadsPerBlock);
+    }
+    if (empty) {
+      // Nothing runs (below); a grid for the other extents is not asked for.
+    } else if (call.auto_blocks && call.size_ndim > 0) {
+      call.blocks = detail::blocks_for_size("kernel '" + k.name + "'", call.size, call.size_ndim,
+                                            call.threads);
+    } else if (call.auto_blocks) {
+      call.blocks = Dim3(static_cast<unsigned>(4 * std::max(1, t.backend->num_threads())));
     }
     call.auto_threads = call.auto_blocks = false;
   }
+
+  // Arrays the kernel writes, checked before any goes to a device.
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const KernelParam& p = o.params[i];
+    if (!p.array || !p.writable) continue;
+    const std::string arg = "argument " + std::to_string(i) + " (" + p.str() + ")";
+    require_writeable(*args[i].array(), "kernel '" + k.name + "'", arg);
+    require_distinct(k.name, i, p, *args[i].array());
+  }
+  // A size with a zero extent and automatic blocks: no block to run (Numba's forall(0)).
+  if (empty) return;
 
   // Arguments; host arrays on a device target go over first and writable ones come back after.
   SmallVec<std::pair<Array, const Array*>, 4> copy_back;  // (device copy, caller's host array)
@@ -182,11 +229,6 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
       continue;
     }
     Array a = *args[i].array();
-    // A View<T> parameter writes; only View<const T> takes a read-only array.
-    if (p.writable) {
-      require_writeable(a, "kernel '" + k.name + "'",
-                        "argument " + std::to_string(i) + " (" + p.str() + ")");
-    }
     if (t.on_device() && a.device().is_host()) {
       Array d = t.to_device(a);
       copies.push_back(d);

@@ -393,6 +393,10 @@ const TriggerSet general = {
     // LaunchError
     {"E-LAUNCH-BLOCKS", [] { launch_add(rt(), {.blocks = 0, .threads = 8, .target = "cpu"}); }},
     {"E-LAUNCH-THREADS", [] { launch_add(rt(), {.blocks = 1, .threads = 2048, .target = "cpu"}); }},
+    {"E-LAUNCH-SIZE",
+     [] {
+       launch_add(rt(), {.size = {1, 70'000'000}, .target = "cpu"});
+     }},
     {"E-LAUNCH-SHARED",
      [] {
        launch_add(rt(),

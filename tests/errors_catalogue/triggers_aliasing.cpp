@@ -1,5 +1,6 @@
 // Catalogue triggers of issue 12's read-only arrays (docs/errors.md): writes into a broadcast view
-// or wrapped const memory through out=, ufunc.at, copy_to and a kernel's written argument.
+// or wrapped const memory through out=, ufunc.at, copy_to and a kernel's written argument; a
+// writeable array whose elements repeat (a stride-0 axis) as a kernel's written argument.
 #include <vector>
 
 #include "catalogue.hpp"
@@ -30,6 +31,14 @@ const TriggerSet aliasing = {
        rt().kernel("add_kernel")
            .launch({.blocks = 1, .threads = 4, .target = "cpu"}, x, x,
                    zeros({1}).broadcast_to({4}));
+     }},
+    {"E-VALUE-KERNEL-REPEATS",
+     [] {
+       // The stride trick: a writeable view of one element four times (broadcast_to's would be
+       // read-only, E-VALUE-READONLY-KERNEL).
+       const Array x = zeros({4});
+       const Array out(x.buffer(), DType::float64, {4}, {0});
+       rt().kernel("add_kernel").launch({.blocks = 1, .threads = 4, .target = "cpu"}, x, x, out);
      }},
 };
 

@@ -98,7 +98,8 @@ class KernelTestOf : public ::testing::TestWithParam<P> {
                         .host_fibers = where().fibers,
                         .target = target()};
   }
-  LaunchConfig config_auto(std::int64_t size = 0) const {
+  // Blocks and threads chosen by the target; `size` not given: a grid that fills the device.
+  LaunchConfig config_auto(loom::LaunchSize size = {}) const {
     return LaunchConfig{.size = size, .host_fibers = where().fibers, .target = target()};
   }
   template <class... A>

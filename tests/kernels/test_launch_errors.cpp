@@ -172,6 +172,57 @@ TEST_P(LaunchErrorTest, AnInt64ScalarForAnInt32ParameterIsConverted) {
   EXPECT_EQ(values_of<std::int32_t>(get(ints)), std::vector<std::int32_t>(1000, 42));
 }
 
+// --- arrays the kernel writes -------------------------------------------------------------------
+
+TEST_P(LaunchErrorTest, AReadOnlyArrayForAWritableParameterIsAValueError) {
+  const Array ro = put(loom::full<float>({1}, -7.0f)).broadcast_to({100});
+  ASSERT_FALSE(ro.writeable());
+  expect_error<loom::ValueError>([&] { launch("add_kernel", config(1, 128), x, y, ro); },
+                                 {"kernel 'add_kernel': argument 2 (float32[:]) is read-only"});
+}
+
+TEST_P(LaunchErrorTest, AWriteableArrayWithAStrideZeroAxisIsAValueErrorBeforeTheLaunch) {
+  // The stride trick: out's buffer seen as 100 copies of its first element, writeable.
+  const Array rep(out.buffer(), DType::float32, {100}, {0}, out.offset());
+  ASSERT_TRUE(rep.writeable());
+  expect_error<loom::ValueError>(
+      [&] { launch("add_kernel", config(1, 128), x, y, rep); },
+      {"kernel 'add_kernel': argument 2 (float32[:]) repeats its elements: axis 0 has stride 0 "
+       "and 100 elements (float32 array of shape (100,) on ",
+       "strides (0,)), so threads writing different elements would write the same one"});
+}
+
+TEST_P(LaunchErrorTest, AStrideZeroAxisOfAnNdArrayIsNamedWithItsAxis) {
+  Array hits = put(loom::zeros({8}, DType::int32));
+  const Array rows(hits.buffer(), DType::int32, {2, 4}, {4, 0}, hits.offset());
+  Array dims = put(loom::full<std::int64_t>({6}, -1));
+  expect_error<loom::ValueError>(
+      [&] {
+        launch("t_hits", config_auto({4, 2}), rows, dims);
+      },
+      {"kernel 't_hits': argument 0 (int32[:, :]) repeats its elements: axis 1 has stride 0 and 4 "
+       "elements"});
+  EXPECT_EQ(values_of<std::int32_t>(get(hits)), std::vector<std::int32_t>(8, 0));
+  EXPECT_EQ(values_of<std::int64_t>(get(dims)), std::vector<std::int64_t>(6, -1));
+}
+
+TEST_P(LaunchErrorTest, AStrideZeroAxisOfOneElementIsWritable) {
+  // One element along the stride-0 axis: nothing repeats.
+  Array hits = put(loom::zeros({5}, DType::int32));
+  const Array row(hits.buffer(), DType::int32, {1, 5}, {0, 4}, hits.offset());
+  Array dims = put(loom::full<std::int64_t>({6}, -1));
+  launch("t_hits", config_auto({5, 1}), row, dims);
+  EXPECT_EQ(values_of<std::int32_t>(get(hits)), std::vector<std::int32_t>(5, 1));
+}
+
+TEST_P(LaunchErrorTest, ABroadcastArrayForAConstParameterIsRead) {
+  const Array two = put(loom::full<float>({1}, 2.0f)).broadcast_to({100});
+  launch("add_kernel", config(1, 128), x, two, out);
+  std::vector<float> want(xv);
+  for (auto& v : want) v += 2.0f;
+  EXPECT_EQ(values_of<float>(get(out)), want);
+}
+
 TEST_P(LaunchErrorTest, AnEmptyArrayIsAValueError) {
   expect_error<loom::ValueError>([&] { launch("add_kernel", config(1, 128), x, Array(), out); },
                                  {"kernel 'add_kernel' got an empty (default-constructed) Array"});

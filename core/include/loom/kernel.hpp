@@ -86,8 +86,11 @@ struct KernelCall {
   Dim3 blocks;
   Dim3 threads;
   bool auto_blocks = false;   // device loop: pick from `size` or from occupancy
-  bool auto_threads = false;  // device loop: pick from occupancy
-  std::int64_t size = 0;      // LaunchConfig::size (elements to cover), 0 if not given
+  bool auto_threads = false;  // device loop: pick from occupancy, shaped by `size`
+  // LaunchConfig::size (elements to cover, x fastest; extents past size_ndim are 1), checked by
+  // the core; size_ndim is 0 when it was not given.
+  std::int64_t size[3] = {0, 1, 1};
+  int size_ndim = 0;
   std::size_t shared_bytes = 0;
   std::size_t stack_bytes = 0;  // host, syncthreads kernels: each fiber's stack (core-checked)
   bool fibers = false;          // host: run every block's threads as fibers (LaunchConfig)

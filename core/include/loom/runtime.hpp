@@ -160,11 +160,25 @@ struct Extent {
       : x(x_), y(y_), z(z_), given(true) {}
 };
 
-// Numba's kernel[blocks, threads, stream, sharedmem], with names.
+// LaunchConfig::size, the elements to cover with one thread each: n, or {nx, ny} or {nx, ny, nz}
+// (x fastest, as a grid's axes), or nothing (the default). Its own type rather than Extent:
+// extents may be 0 (nothing to run), and how many were given shapes the automatic block.
+struct LaunchSize {
+  std::int64_t x = 0, y = 1, z = 1;
+  int ndim = 0;  // 0: not given
+  LaunchSize() = default;
+  LaunchSize(std::int64_t n) : x(n), ndim(1) {}  // NOLINT: implicit, so that .size = n works
+  LaunchSize(std::int64_t nx, std::int64_t ny) : x(nx), y(ny), ndim(2) {}
+  LaunchSize(std::int64_t nx, std::int64_t ny, std::int64_t nz) : x(nx), y(ny), z(nz), ndim(3) {}
+  bool given() const { return ndim > 0; }
+};
+
+// Numba's kernel[blocks, threads, stream, sharedmem], with names. What is not given is chosen
+// (docs/kernels.md, "Automatic configuration").
 struct LaunchConfig {
-  Extent blocks{};               // not given: from `size`, or enough to fill the device
-  Extent threads{};              // not given: the device's best block size (256 on the host)
-  std::int64_t size = 0;         // elements to cover with one thread each, for blocks not given
+  Extent blocks{};   // not given: covering `size` (ceil-div per axis), or enough to fill the device
+  Extent threads{};  // not given: 256 on the host, the occupancy choice on cuda, shaped by `size`
+  LaunchSize size{};             // elements to cover with one thread each, for what is not given
   std::size_t shared_bytes = 0;  // dynamic shared memory per block (ThreadCtx::shared_array)
   // Host targets, kernels that use syncthreads: each thread's fiber stack in bytes; 0: the
   // default (256 KiB), at most 8 MiB (docs/kernels.md, "Fiber stacks"). Ignored on cuda.

@@ -288,6 +288,33 @@ struct ScribbleOnConst {
   }
 };
 
+// Counts the hits of an automatic N-d launch: the thread at grid<3>() (x, y, z) adds one to
+// hits(z, y, x) (x the last axis, as a C-order array of shape (nz, ny, nx) is covered by size
+// {nx, ny, nz}; the axes hits lacks have extent 1), so an exact cover leaves all ones. Thread 0
+// of block 0 stores blockDim and gridDim in dims(0..5).
+template <int N>
+struct Hits {
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int32_t, N> hits,
+                          View<std::int64_t> dims) const {
+    const auto [x, y, z] = t.grid<3>();
+    if (t.blockIdx.x == 0 && t.blockIdx.y == 0 && t.blockIdx.z == 0 && t.thread_rank() == 0) {
+      const std::int64_t v[6] = {t.blockDim.x, t.blockDim.y, t.blockDim.z,
+                                 t.gridDim.x,  t.gridDim.y,  t.gridDim.z};
+      for (int k = 0; k < 6; ++k) dims(k) = v[k];
+    }
+    std::int64_t n[3] = {1, 1, 1};  // x, y, z extents
+    for (int k = 0; k < N; ++k) n[k] = hits.size(N - 1 - k);
+    if (x >= n[0] || y >= n[1] || z >= n[2]) return;
+    if constexpr (N == 1) {
+      atomic_add(&hits(x), 1);
+    } else if constexpr (N == 2) {
+      atomic_add(&hits(y, x), 1);
+    } else {
+      atomic_add(&hits(z, y, x), 1);
+    }
+  }
+};
+
 // The kernels both halves register.
 inline void register_common(loom::Registrar& reg) {
   using i32 = std::int32_t;
@@ -335,6 +362,7 @@ inline void register_common(loom::Registrar& reg) {
   kernel<Coords>(reg, "t_coords", "one row of ThreadCtx coordinates per thread");
   kernel<CoordsSync>(reg, "t_coords_sync", "t_coords between two barriers");
   kernel<FillInt32>(reg, "t_fill_i32", "out[i] = v (int32 scalar)");
+  kernel<Hits<1>, Hits<2>, Hits<3>>(reg, "t_hits", "hits[z, y, x] += 1 at grid<3>(), and dims");
   kernel<ScribbleOnConst>(reg, "t_scribble_const", "out = in, then writes -1 into const in");
 }
 

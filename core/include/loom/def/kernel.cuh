@@ -14,6 +14,7 @@
 
 #include "loom/def/kernel_desc.hpp"
 #include "loom/def/launch.cuh"
+#include "loom/launch_shape.hpp"
 #include "loom/registry.hpp"
 
 namespace loom::def {
@@ -122,7 +123,8 @@ void kernel_launch(KernelCall& c, const void* data) {
       l.dyn_set = c.shared_bytes;
     }
 
-    // Automatic threads: the block size of highest occupancy (Numba's forall does the same).
+    // Automatic threads: the block size of highest occupancy (Numba's forall does the same),
+    // shaped by a 2-d or 3-d size as on the host.
     if (c.auto_threads) {
       if (l.best_shared != c.shared_bytes) {
         int grid = 0, block = 0;
@@ -136,7 +138,7 @@ void kernel_launch(KernelCall& c, const void* data) {
         l.best_threads = block;
         l.best_grid = grid;
       }
-      c.threads = Dim3(static_cast<unsigned>(l.best_threads));
+      c.threads = loom::detail::auto_threads(c.size, c.size_ndim, l.best_threads, l.max_threads);
     }
     // The register file, not only the 1024 of every block, limits this kernel's block size.
     if (c.threads.count() > l.max_threads) {
@@ -146,20 +148,14 @@ void kernel_launch(KernelCall& c, const void* data) {
                         std::to_string(l.regs) + " registers per thread): launch fewer threads");
     }
 
-    // Automatic blocks: cover `size` elements one per thread, or else fill every multiprocessor
-    // at this kernel's occupancy (for grid-stride kernels).
-    if (c.auto_blocks) {
+    // Automatic blocks: cover `size` elements one per thread (ceil-div per axis), or else fill
+    // every multiprocessor at this kernel's occupancy (for grid-stride kernels).
+    if (c.auto_blocks && c.size_ndim > 0) {
+      c.blocks = loom::detail::blocks_for_size(who(), c.size, c.size_ndim, c.threads);
+    } else if (c.auto_blocks) {
       const std::int64_t per = c.threads.count();
       std::int64_t blocks = 0;
-      if (c.size > 0) {
-        blocks = (c.size + per - 1) / per;
-        if (blocks > kMaxGridDim[0]) {
-          throw LaunchError(who() + ": size=" + std::to_string(c.size) + " needs " +
-                            std::to_string(blocks) + " blocks of " + std::to_string(per) +
-                            " threads, more than a grid's " + std::to_string(kMaxGridDim[0]) +
-                            ": give blocks= and use a grid-stride loop");
-        }
-      } else if (c.auto_threads) {
+      if (c.auto_threads) {
         blocks = l.best_grid;
       } else {
         if (l.occ_shared != c.shared_bytes || l.occ_threads != per) {
