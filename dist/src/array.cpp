@@ -266,8 +266,9 @@ DistArray from_local(const Runtime& rt, const Comm& comm, const loom::Array& loc
     if (counts[i] != block_rows(n, comm.size(), i).size()) {
       std::string got, want;
       for (int j = 0; j < comm.size(); ++j) {
-        got += (j ? ", " : "") + std::to_string(counts[j]);
-        want += (j ? ", " : "") + std::to_string(block_rows(n, comm.size(), j).size());
+        const char* sep = j ? ", " : "";  // appended alone: GCC 12 warns on "" + string here
+        got.append(sep).append(std::to_string(counts[j]));
+        want.append(sep).append(std::to_string(block_rows(n, comm.size(), j).size()));
       }
       throw DistributionError(what + ": the ranks hold " + got + " rows, but the block split of " +
                               std::to_string(n) + " rows over " + std::to_string(comm.size()) +

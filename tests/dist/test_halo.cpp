@@ -26,7 +26,9 @@ TEST(Halo, HaloRowsAreTheNeighboursRows) {
           same_bits(h.slice(0, w + r.size(), 2 * w + r.size()), g.slice(0, r.end, r.end + w)));
     }
     // The global edges' halo rows are left alone (zeros from the new storage).
-    if (world().rank() == 0) EXPECT_TRUE(same_bits(h.slice(0, 0, w), loom::zeros({w, 3})));
+    if (world().rank() == 0) {
+      EXPECT_TRUE(same_bits(h.slice(0, 0, w), loom::zeros({w, 3})));
+    }
   }
 }
 
