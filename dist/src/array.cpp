@@ -24,8 +24,9 @@ const std::string& DistArray::target() const { return state().target; }
 Rows DistArray::rows() const { return state().rows; }
 Rows DistArray::rows_of(int rank) const {
   if (rank < 0 || rank >= comm().size()) {
-    throw ValueError("rows_of(" + std::to_string(rank) + "): rank is not in [0, " +
-                     std::to_string(comm().size()) + ")");
+    throw ValueError("loom::dist::DistArray::rows_of(" + std::to_string(rank) +
+                     "): no such rank; this communicator has ranks 0 to " +
+                     std::to_string(comm().size() - 1));
   }
   return block_rows(shape()[0], comm().size(), rank);
 }
@@ -143,8 +144,8 @@ DistArray scatter(const Runtime& rt, const Comm& comm, const loom::Array& global
       throw ValueError(what + ": the root's array is empty (default-constructed)");
     if (global.ndim() == 0 || global.ndim() > 32) {
       throw DistributionError(what +
-                              ": a distributed array has 1 to 32 dims (its axis 0 is split "
-                              "over the ranks); the root's array is " +
+                              ": a distributed array needs an axis 0 to split and at most "
+                              "32 dims; the root's array is " +
                               global.str());
     }
     src = rt.to_host(global);

@@ -25,11 +25,12 @@ void exchange_halo(const Runtime& rt, const DistArray& a, int width) {
         }
         for (int r = 0; p > 1 && r < p; ++r) {
           if (a.rows_of(r).size() < width) {
-            throw DistributionError(what + ": width " + std::to_string(width) +
-                                    " needs every rank to own at least " + std::to_string(width) +
-                                    " rows, but rank " + std::to_string(r) + " owns " +
-                                    std::to_string(a.rows_of(r).size()) + " of " + a.str() +
-                                    "; use fewer ranks or " + "a narrower halo");
+            throw DistributionError(
+                what + ": width " + std::to_string(width) + " needs every rank to own at least " +
+                std::to_string(width) + " rows, but rank " + std::to_string(r) + " owns " +
+                std::to_string(a.rows_of(r).size()) + " of the " + std::to_string(a.shape()[0]) +
+                " rows of " + detail::describe(a) + " over " + std::to_string(p) +
+                " ranks; use fewer ranks or a narrower halo");
           }
         }
         return detail::describe(a) + " width " + std::to_string(width);

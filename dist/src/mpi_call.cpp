@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -33,7 +34,9 @@ double& timeout_ref() {
 double timeout() { return timeout_ref(); }
 void set_timeout(double seconds) {
   if (!(seconds >= 0)) {
-    throw ValueError("set_timeout(" + std::to_string(seconds) +
+    std::ostringstream v;
+    v << seconds;
+    throw ValueError("loom::dist::set_timeout(" + v.str() +
                      "): the timeout is a number of seconds >= 0 (0 waits forever)");
   }
   timeout_ref() = seconds;

@@ -66,7 +66,7 @@ Plan plan_of(const ReduceOptions& o, bool is_method, const DistArray& a, const s
     for (int ax : o.axis.list()) {
       if (ax < -nd || ax >= nd) {
         throw ShapeError(what + ": axis " + std::to_string(ax) + " is out of bounds for " +
-                         a.str() + " (" + std::to_string(nd) + " dims)");
+                         detail::describe(a) + " (" + std::to_string(nd) + " dims)");
       }
       p.axes.push_back(ax < 0 ? ax + nd : ax);
     }

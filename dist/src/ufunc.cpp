@@ -113,7 +113,8 @@ std::vector<DistArray> Ufunc::call(const std::vector<Operand>& inputs, const Cal
                                       "same length along axis 0");
             }
           } else if (!op.replicated().valid()) {
-            throw ValueError(what + ": input " + std::to_string(i) + " is an empty Array");
+            throw ValueError(what + ": input " + std::to_string(i) +
+                             " is empty (default-constructed)");
           } else if (op.replicated().ndim() - core_dims(d, i) == loop &&
                      op.replicated().shape()[0] != 1) {
             throw DistributionError(

@@ -19,8 +19,9 @@ TEST(Halo, HaloRowsAreTheNeighboursRows) {
     const loom::Array h = d.with_halo();
     EXPECT_EQ(h.shape()[0], r.size() + 2 * w);
     EXPECT_TRUE(same_bits(d.local(), g.slice(0, r.begin, r.end)));
-    if (world().rank() > 0)
+    if (world().rank() > 0) {
       EXPECT_TRUE(same_bits(h.slice(0, 0, w), g.slice(0, r.begin - w, r.begin)));
+    }
     if (world().rank() < world().size() - 1) {
       EXPECT_TRUE(
           same_bits(h.slice(0, w + r.size(), 2 * w + r.size()), g.slice(0, r.end, r.end + w)));
