@@ -51,4 +51,15 @@ Comm::Comm(MPI_Comm comm) : state_(std::make_shared<State>()) {
 
 MPI_Comm Comm::get() const { return state_->comm; }
 
+int Comm::node_rank() const {
+  MPI_Comm node = MPI_COMM_NULL;
+  detail::check(
+      MPI_Comm_split_type(state_->comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+      "MPI_Comm_split_type");
+  int r = 0;
+  MPI_Comm_rank(node, &r);
+  MPI_Comm_free(&node);
+  return r;
+}
+
 }  // namespace loom::dist

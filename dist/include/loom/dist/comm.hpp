@@ -29,6 +29,9 @@ class Comm {
   explicit Comm(MPI_Comm comm = MPI_COMM_WORLD);
   int rank() const { return rank_; }
   int size() const { return size_; }
+  // This rank's index among the ranks of its node (MPI_COMM_TYPE_SHARED): the GPU a rank takes
+  // when every node runs one rank per GPU ("cuda:" + node_rank()). Collective.
+  int node_rank() const;
   MPI_Comm get() const;  // the duplicate
   bool operator==(const Comm& o) const { return state_ == o.state_; }
 
