@@ -1,7 +1,8 @@
 // loom-dist-bench: time per call of distributed sinexp (float32) and sum (float32) on arrays
 // block-distributed over MPI ranks, independent of loom-bench (Google Benchmark does not know
-// MPI). Each rank makes its own rows (no scatter). A call's time is the slowest rank's, from a
-// barrier before it; the median over --repeat calls is printed, one line a case, as
+// MPI). Each rank makes its own rows (no scatter). sqrt_1k_f32, a call on 1024 elements, is the
+// cost of a call beyond its work (the agreement's collectives). A call's time is the slowest
+// rank's, from a barrier before it; the median over --repeat calls is printed, one line a case, as
 //   case=sinexp_f32 ranks=4 threads=4 target=parallel elements=268435456 ms=12.345
 // Compare `mpirun -np 4 loom-dist-bench --threads 4` with `mpirun -np 1 loom-dist-bench
 // --threads 16`; bench/dist-scaling runs the strong- and weak-scaling tables.
@@ -93,6 +94,10 @@ int main(int argc, char** argv) {
     report("sum_f32_blocks", time_ms(world, repeat, [&] { sum(x); }));
     report("sum_f32_ranks",
            time_ms(world, repeat, [&] { sum(x, {.order = loom::dist::Order::ranks}); }));
+    // What a call costs beyond its work: the agreement's collectives on a call with almost none.
+    const auto tiny = loom::dist::zeros(rt, world, {1024}, loom::DType::float32, target);
+    const loom::dist::Ufunc sqrt(rt, "sqrt");
+    report("sqrt_1k_f32", time_ms(world, std::max(repeat, 100), [&] { sqrt(tiny); }));
     return 0;
   } catch (const loom::Error& e) {
     std::fprintf(stderr, "loom-dist-bench: %s\n", e.what());

@@ -75,13 +75,20 @@ void agree(const Comm& c, const std::string& what, const std::function<void()>& 
 
 void agree_on_call(const Comm& c, const std::string& what,
                    const std::function<std::string()>& describe, const std::string& fix) {
+  // The call's name goes first, so that ranks making different loom::dist calls at the same point
+  // (which start with the same collectives) disagree here instead of mismatching later.
   std::string desc;
-  agree(c, what, [&] { desc = describe(); });
+  agree(c, what, [&] { desc = what + ": " + describe(); });
   const auto all = allgather_strings(c, desc, what);
   for (int i = 1; i < c.size(); ++i) {
     if (all[i] != all[0]) {
-      throw DistributionError(what + ": the ranks disagree on the call: rank 0 has " + all[0] +
-                              ", rank " + std::to_string(i) + " has " + all[i] + "; " + fix);
+      const auto prefix = what + ": ";
+      auto strip = [&](const std::string& d) {  // "Ufunc('sqrt'): sqrt(...)" -> "sqrt(...)"
+        return d.rfind(prefix, 0) == 0 ? d.substr(prefix.size()) : d;
+      };
+      throw DistributionError(what + ": the ranks disagree on the call: rank 0 has " +
+                              strip(all[0]) + ", rank " + std::to_string(i) + " has " +
+                              strip(all[i]) + "; " + fix);
     }
   }
 }

@@ -246,19 +246,35 @@ DistArray from_local(const Runtime& rt, const Comm& comm, const loom::Array& loc
   // Rows and the rest of the shape, from every rank.
   Shape rest = local.shape();
   rest[0] = 0;
+  // Led by the call's name, as agree_on_call's descriptions, so that another loom::dist call met
+  // here is told apart.
   const auto all = detail::allgather_strings(
-      comm, detail::describe(local.dtype(), rest) + "|" + std::to_string(local.shape()[0]), what);
+      comm,
+      what + ": " + detail::describe(local.dtype(), rest) + "|" + std::to_string(local.shape()[0]),
+      what);
   std::vector<std::int64_t> counts;
   std::int64_t n = 0;
+  const std::string prefix = what + ": ";
   for (int i = 0; i < comm.size(); ++i) {
     const auto bar = all[i].rfind('|');
-    if (all[i].substr(0, bar) != all[0].substr(0, all[0].rfind('|'))) {
-      throw DistributionError(what +
-                              ": the shards' dtypes or shapes beyond axis 0 differ: rank 0 has " +
-                              all[0].substr(0, all[0].rfind('|')) + ", rank " + std::to_string(i) +
-                              " has " + all[i].substr(0, bar) +
-                              " (axis 0 shown as 0); every rank's shard must have the same "
-                              "dtype and the same dims after axis 0");
+    if (all[i].rfind(prefix, 0) != 0 || bar == std::string::npos) {
+      throw DistributionError(what + ": the ranks disagree on the call: rank " +
+                              std::to_string(comm.rank()) + " makes from_local, rank " +
+                              std::to_string(i) + " " + all[i] +
+                              "; make the same calls in the same order on every rank");
+    }
+  }
+  auto shape_part = [&](const std::string& d) {
+    return d.substr(prefix.size(), d.rfind('|') - prefix.size());
+  };
+  for (int i = 0; i < comm.size(); ++i) {
+    const auto bar = all[i].rfind('|');
+    if (shape_part(all[i]) != shape_part(all[0])) {
+      throw DistributionError(
+          what + ": the shards' dtypes or shapes beyond axis 0 differ: rank 0 has " +
+          shape_part(all[0]) + ", rank " + std::to_string(i) + " has " + shape_part(all[i]) +
+          " (axis 0 shown as 0); every rank's shard must have the same "
+          "dtype and the same dims after axis 0");
     }
     counts.push_back(std::stoll(all[i].substr(bar + 1)));
     n += counts.back();
