@@ -43,7 +43,10 @@ Comm::Comm(MPI_Comm comm) : state_(std::make_shared<State>()) {
         "loom::dist::Comm: MPI is not initialized; make a loom::dist::Environment (or call "
         "MPI_Init) first");
   }
-  detail::check(MPI_Comm_dup(comm, &state_->comm), "MPI_Comm_dup");
+  // Non-blocking, so that a rank left alone here ends by the timeout instead of hanging.
+  MPI_Request r;
+  detail::check(MPI_Comm_idup(comm, &state_->comm, &r), "MPI_Comm_idup");
+  detail::wait_one(comm, r, "loom::dist::Comm (MPI_Comm_idup)");
   MPI_Comm_set_errhandler(state_->comm, MPI_ERRORS_RETURN);
   MPI_Comm_rank(state_->comm, &rank_);
   MPI_Comm_size(state_->comm, &size_);

@@ -52,7 +52,7 @@ void check(int rc, const char* what) {
   throw CommError(std::string(what) + " failed: " + std::string(text, len));
 }
 
-void wait_all(const Comm& c, std::vector<MPI_Request>& reqs, const std::string& what) {
+void wait_all(MPI_Comm c, std::vector<MPI_Request>& reqs, const std::string& what) {
   using clock = std::chrono::steady_clock;
   const double limit = timeout();
   const auto start = clock::now();
@@ -63,14 +63,17 @@ void wait_all(const Comm& c, std::vector<MPI_Request>& reqs, const std::string& 
     if (done) return;
     const double waited = std::chrono::duration<double>(clock::now() - start).count();
     if (limit > 0 && waited > limit) {
+      int rank = 0, size = 0;
+      MPI_Comm_rank(c, &rank);
+      MPI_Comm_size(c, &size);
       std::fprintf(stderr,
                    "loom::dist: rank %d of %d waited %.1f s in %s for the other ranks "
                    "(LOOM_DIST_TIMEOUT=%g s): a rank has not joined this collective call (it "
                    "failed outside loom::dist, or takes another path through the program); "
                    "calling MPI_Abort, which ends every process of the job\n",
-                   c.rank(), c.size(), waited, what.c_str(), limit);
+                   rank, size, waited, what.c_str(), limit);
       std::fflush(stderr);
-      MPI_Abort(c.get(), 70);
+      MPI_Abort(c, 70);
     }
     // Spin briefly for latency, then stop taking a core from the ranks we wait for (an
     // oversubscribed node runs several ranks a core).
@@ -82,7 +85,7 @@ void wait_all(const Comm& c, std::vector<MPI_Request>& reqs, const std::string& 
   }
 }
 
-void wait_one(const Comm& c, MPI_Request& req, const std::string& what) {
+void wait_one(MPI_Comm c, MPI_Request& req, const std::string& what) {
   std::vector<MPI_Request> r{req};
   wait_all(c, r, what);
   req = r[0];

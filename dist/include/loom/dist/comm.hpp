@@ -22,7 +22,7 @@ class Environment {
   bool owns_ = false;
 };
 
-// A duplicate of `comm` (MPI_Comm_dup, collective) with MPI_ERRORS_RETURN, freed when the last
+// A duplicate of `comm` (MPI_Comm_idup, collective) with MPI_ERRORS_RETURN, freed when the last
 // copy of this handle and of the arrays on it goes. Copies share the duplicate.
 class Comm {
  public:
@@ -30,7 +30,8 @@ class Comm {
   int rank() const { return rank_; }
   int size() const { return size_; }
   // This rank's index among the ranks of its node (MPI_COMM_TYPE_SHARED): the GPU a rank takes
-  // when every node runs one rank per GPU ("cuda:" + node_rank()). Collective.
+  // when every node runs one rank per GPU ("cuda:" + node_rank()). Collective, and blocking:
+  // MPI has no non-blocking MPI_Comm_split_type, so loom's timeout does not cover it.
   int node_rank() const;
   MPI_Comm get() const;  // the duplicate
   bool operator==(const Comm& o) const { return state_ == o.state_; }
