@@ -93,5 +93,15 @@ TEST(Scatter, AnUnknownTargetOnOneRankIsAnErrorOnEveryRank) {
   }
 }
 
+TEST(Scatter, ACudaTargetIsLoomsToResolve) {
+  // cuda:N is passed to the runtime as any target: here (no GPU in CI) its TargetError, on every
+  // rank; on a GPU machine the shards would be device arrays.
+  bool cuda = false;
+  for (const auto& t : rt().targets()) cuda = cuda || (t.target == "cuda" && t.available);
+  if (cuda) GTEST_SKIP() << "a GPU is here; tests/dist runs host targets only";
+  EXPECT_RAISES(scatter(rt(), world(), test::global_f64(4), {.target = "cuda:0"}), TargetError,
+                "cuda");
+}
+
 }  // namespace
 }  // namespace loom::dist
