@@ -1,7 +1,8 @@
 // Host kernel paths (docs/kernels.md, "Host paths") against the loop a user would write instead:
 // hypot_stride with one element a thread (.size = n), a 2-D Jacobi sweep, and a block tree sum as
 // block phases (block_sum) and as fibers (block_sum_sync), each next to a plain C++ loop over the
-// same data. Device targets run the kernels on device arrays for comparison.
+// same data (for the sums: the tree's order, same bits, and the sequential loop a user writes).
+// Device targets run the kernels on device arrays for comparison.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -62,6 +63,16 @@ std::string label2(std::int64_t r, std::int64_t c) {
 }
 
 std::int64_t nbytes(const Array& a) { return a.size() * static_cast<std::int64_t>(a.itemsize()); }
+
+// The loop a user writes for the same sums: each block's elements added in order (other bits
+// than the tree's; a chain of dependent adds, not vectorized).
+[[gnu::noinline]] void block_sum_seq_loop(const double* x, double* out, std::int64_t nblocks) {
+  for (std::int64_t b = 0; b < nblocks; ++b) {
+    double s = 0;
+    for (std::int64_t t = 0; t < kSumBlock; ++t) s += x[b * kSumBlock + t];
+    out[b] = s;
+  }
+}
 
 template <class T>
 const T* ptr(const Array& a) {
@@ -233,6 +244,20 @@ void register_kernel_path_baselines(const Sizes& sizes) {
                st,
                [&] {
                  block_sum_loop(ptr<double>(d.x), reinterpret_cast<double*>(o.data()), d.nblocks);
+               },
+               d.nblocks * kSumBlock, 8 * d.nblocks * (kSumBlock + 1));
+         }),
+     sizes);
+  ms(benchmark::RegisterBenchmark(
+         ("baseline_loop/block_sum_seq/float64/" + apps::size_label(sizes.large / 4)).c_str(),
+         [=](benchmark::State& st) {
+           const Data& d = data(sizes);
+           Array o = empty({d.nblocks}, DType::float64);
+           loop_case(
+               st,
+               [&] {
+                 block_sum_seq_loop(ptr<double>(d.x), reinterpret_cast<double*>(o.data()),
+                                    d.nblocks);
                },
                d.nblocks * kSumBlock, 8 * d.nblocks * (kSumBlock + 1));
          }),

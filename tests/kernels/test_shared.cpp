@@ -289,6 +289,30 @@ TEST(LocalArray, IsAnAggregateWithACOrderView) {
 #endif
 }
 
+TEST_P(SharedTest, AtomicsOnSharedMemoryGiveOneSerialHistoryPerBlock) {
+  // The host runs them as plain read-modify-writes (one OS thread a block); every target must
+  // give the same results: each block's add returns 0..n-1 once each, max/inc/xor are exact.
+  for (const std::int64_t n : {1, 7, 64, 256, 1000}) {
+    const std::int64_t nb = 5;
+    Array old = put(loom::zeros({nb, n}, DType::int64));
+    Array cells = put(loom::zeros({nb, 4}, DType::int64));
+    launch("t_shared_atomics", config(nb, n, 40), old, cells);
+    const auto o = values_of<std::int64_t>(get(old));
+    const auto c = values_of<std::int64_t>(get(cells));
+    std::int64_t x = 0;
+    for (std::int64_t r = 0; r < n; ++r) x ^= r;
+    for (std::int64_t b = 0; b < nb; ++b) {
+      std::vector<std::int64_t> seen(o.begin() + b * n, o.begin() + (b + 1) * n);
+      std::sort(seen.begin(), seen.end());
+      for (std::int64_t r = 0; r < n; ++r) ASSERT_EQ(seen[r], r) << "block " << b << ", n " << n;
+      EXPECT_EQ(c[b * 4 + 0], n);
+      EXPECT_EQ(c[b * 4 + 1], n - 1);
+      EXPECT_EQ(c[b * 4 + 2], n % 7);  // atomic_inc with limit 6 counts modulo 7
+      EXPECT_EQ(c[b * 4 + 3], x);
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, SharedTest, ::testing::ValuesIn(kEveryWhere), where_name);
 
 }  // namespace

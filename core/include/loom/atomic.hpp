@@ -11,6 +11,7 @@
 
 #if !defined(__CUDA_ARCH__)
 #include <atomic>
+#include <cstring>
 #endif
 
 namespace loom {
@@ -51,8 +52,25 @@ __device__ T cas_loop(T* p, F f) {
   return bits_to<T>(old);
 }
 #else
+// The address range the host's block shared memory comes from (core/src/host_shared.cpp). A
+// block's threads all run on one OS thread and its fibers switch only at barriers, so an atomic
+// on the block's shared memory needs no locked instruction: a plain read-modify-write is the same
+// serial history (and a third of the time of a locked add in histogram_shared).
+struct HostSharedRegion {
+  std::uintptr_t lo = 0, size = 0;
+};
+extern HostSharedRegion host_shared_region;
+inline bool block_shared(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) - host_shared_region.lo < host_shared_region.size;
+}
+
 template <class T, class F>
 T cas_loop(T* p, F f) {
+  if (block_shared(p)) {
+    const T old = *p;
+    *p = f(old);
+    return old;
+  }
   std::atomic_ref<T> a(*p);
   T old = a.load(std::memory_order_relaxed);
   while (!a.compare_exchange_weak(old, f(old), std::memory_order_relaxed)) {
@@ -75,6 +93,7 @@ LOOM_HD T atomic_add(T* p, T v) {
     return atomicAdd(p, v);
   }
 #else
+  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old + v; });
   return std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_relaxed);
 #endif
 }
@@ -92,6 +111,7 @@ LOOM_HD T atomic_sub(T* p, T v) {
                                     0ull - static_cast<unsigned long long>(v)));
   }
 #else
+  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old - v; });
   return std::atomic_ref<T>(*p).fetch_sub(v, std::memory_order_relaxed);
 #endif
 }
@@ -140,6 +160,7 @@ LOOM_HD T atomic_exch(T* p, T v) {
   auto* q = reinterpret_cast<detail::cuda_bits<T>*>(p);
   return detail::bits_to<T>(atomicExch(q, detail::to_bits(v)));
 #else
+  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T) { return v; });
   return std::atomic_ref<T>(*p).exchange(v, std::memory_order_relaxed);
 #endif
 }
@@ -152,6 +173,11 @@ LOOM_HD T atomic_cas(T* p, T expected, T desired) {
   auto* q = reinterpret_cast<detail::cuda_bits<T>*>(p);
   return detail::bits_to<T>(atomicCAS(q, detail::to_bits(expected), detail::to_bits(desired)));
 #else
+  if (detail::block_shared(p)) {  // bits compared, as below
+    const T old = *p;
+    if (std::memcmp(&old, &expected, sizeof(T)) == 0) *p = desired;
+    return old;
+  }
   // On failure compare_exchange stores the value it saw in `expected`: the old value either way.
   std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
   return expected;
@@ -217,6 +243,7 @@ LOOM_HD T atomic_and(T* p, T v) {
       return atomicAnd(p, v);
     }
 #else
+    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old & v; });
     return std::atomic_ref<T>(*p).fetch_and(v, std::memory_order_relaxed);
 #endif
   }
@@ -238,6 +265,7 @@ LOOM_HD T atomic_or(T* p, T v) {
       return atomicOr(p, v);
     }
 #else
+    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old | v; });
     return std::atomic_ref<T>(*p).fetch_or(v, std::memory_order_relaxed);
 #endif
   }
@@ -259,6 +287,7 @@ LOOM_HD T atomic_xor(T* p, T v) {
       return atomicXor(p, v);
     }
 #else
+    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old ^ v; });
     return std::atomic_ref<T>(*p).fetch_xor(v, std::memory_order_relaxed);
 #endif
   }

@@ -20,6 +20,11 @@ using ThreadBody = void (*)(void* arg, std::int64_t rank, BlockSync* sync);
 void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const Dim3& block,
                       std::size_t stack_bytes, bool warp_functions);
 
+// The calling OS thread's block shared memory (at least `bytes`, 64-byte aligned, reused from
+// block to block: its contents at the start of a block are unspecified, as on a GPU). It lies in
+// the range atomics recognise as block-private (atomic.hpp, detail::block_shared).
+void* host_shared_memory(std::size_t bytes);
+
 // Fiber stacks (docs/kernels.md, "Fiber stacks"): the default and the most a launch may ask.
 inline constexpr std::size_t kDefaultFiberStack = 256 * 1024;
 inline constexpr std::size_t kMinFiberStack = 16 * 1024;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "loom/atomic.hpp"
+#include "loom/block_ctx.hpp"
 #include "loom/local_array.hpp"
 #include "loom/registry.hpp"
 #include "loom/thread_ctx.hpp"
@@ -451,6 +452,36 @@ struct WarpAggregatedAtomic {
 };
 
 // The kernels both halves register.
+// Atomics on a block's shared memory (plain read-modify-writes on the host, atomic.hpp), as a
+// block kernel: per block, old[b, r] = the count thread r saw from atomic_add(&s(0), 1), and
+// cells[b] = {adds, max of ranks, inc wrap count, xor of ranks} once every thread has run.
+struct SharedAtomics {
+  LOOM_HD void operator()(const BlockCtx& b, View<std::int64_t, 2> old,
+                          View<std::int64_t, 2> cells) const {
+    const View<std::int64_t> s = b.shared_array<std::int64_t>(4);
+    const View<std::uint32_t> w = b.shared_array<std::uint32_t>(1, 4 * sizeof(std::int64_t));
+    b.each_thread([&](const ThreadCtx& t) {
+      if (t.thread_rank() != 0) return;
+      for (int k = 0; k < 4; ++k) s(k) = 0;
+      w(0) = 0;
+    });
+    b.each_thread([&](const ThreadCtx& t) {
+      const std::int64_t r = t.thread_rank();
+      old(b.blockIdx.x, r) = atomic_add(&s(0), std::int64_t{1});
+      atomic_max(&s(1), r);
+      atomic_inc(&w(0), std::uint32_t{6});  // wraps to 0 after 6
+      atomic_xor(&s(3), r);
+    });
+    b.each_thread([&](const ThreadCtx& t) {
+      if (t.thread_rank() != 0) return;
+      cells(b.blockIdx.x, 0) = s(0);
+      cells(b.blockIdx.x, 1) = s(1);
+      cells(b.blockIdx.x, 2) = w(0);
+      cells(b.blockIdx.x, 3) = s(3);
+    });
+  }
+};
+
 inline void register_common(loom::Registrar& reg) {
   using i32 = std::int32_t;
   using u32 = std::uint32_t;
@@ -499,6 +530,7 @@ inline void register_common(loom::Registrar& reg) {
   kernel<FillInt32>(reg, "t_fill_i32", "out[i] = v (int32 scalar)");
   kernel<Hits<1>, Hits<2>, Hits<3>>(reg, "t_hits", "hits[z, y, x] += 1 at grid<3>(), and dims");
   kernel<ScribbleOnConst>(reg, "t_scribble_const", "out = in, then writes -1 into const in");
+  kernel<SharedAtomics>(reg, "t_shared_atomics", "atomics on shared memory, a block kernel");
   kernel<WarpShuffle<i32>, WarpShuffle<u32>, WarpShuffle<i64>, WarpShuffle<u64>, WarpShuffle<float>,
          WarpShuffle<double>>(reg, "t_warp_shuffle",
                               "out(g, :) = shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync");

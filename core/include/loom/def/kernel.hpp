@@ -18,22 +18,6 @@ namespace loom::def {
 
 namespace detail {
 
-// The block's shared memory on this OS thread: reused from block to block (its contents at the
-// start of a block are unspecified, as on a GPU), 64-byte aligned.
-inline void* host_shared_memory(std::size_t bytes) {
-  struct Buffer {
-    std::unique_ptr<std::byte[], void (*)(std::byte*)> p{
-        nullptr, [](std::byte* q) { ::operator delete[](q, std::align_val_t{64}); }};
-    std::size_t size = 0;
-  };
-  thread_local Buffer buf;
-  if (buf.size < bytes) {
-    buf.p.reset(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{64})));
-    buf.size = bytes;
-  }
-  return buf.p.get();
-}
-
 template <class F>
 struct HostKernel {
   static constexpr std::size_t nparams = std::tuple_size_v<kernel_params<F>>;
@@ -64,7 +48,8 @@ struct HostKernel {
 
   // One block's threads in order, x fastest: the thread loop. The functor and the unpacked
   // arguments are the caller's locals, so the compiler sees the whole body and may inline it.
-  static void thread_loop(const F& f, ThreadCtx& t, const Params& p, const KernelCall& c) {
+  [[gnu::always_inline]] static inline void thread_loop(const F& f, ThreadCtx& t, const Params& p,
+                                                        const KernelCall& c) {
     const Dim3 n = c.threads;
     for (unsigned z = 0; z < n.z; ++z) {
       for (unsigned y = 0; y < n.y; ++y) {
@@ -80,14 +65,37 @@ struct HostKernel {
     }
   }
 
+  // Whether every View argument's last axis is contiguous, and a copy of the arguments that
+  // says so with a constant stride: the thread loop over the copy sees unit strides and can
+  // vectorize across threads (x indexes the last axis in the usual kernel).
+  template <class P>
+  static bool unit_last(const P& v) {
+    if constexpr (requires { v.strides; }) {
+      constexpr int n = sizeof(v.strides) / sizeof(v.strides[0]);
+      return v.strides[n - 1] == sizeof(*v.data);
+    } else {
+      return true;
+    }
+  }
+  template <class P>
+  static void set_unit_last(P& v) {
+    if constexpr (requires { v.strides; }) {
+      constexpr int n = sizeof(v.strides) / sizeof(v.strides[0]);
+      v.strides[n - 1] = sizeof(*v.data);
+    }
+  }
+
   static void loop(const KernelCall& c, std::int64_t begin, std::int64_t end, const void* data) {
     const F f = *static_cast<const F*>(data);
     const Params p = unpack_args<F>(c.args.data(), Seq{});
+    const bool unit = std::apply([](const auto&... v) { return (unit_last(v) && ...); }, p);
+    Params q = p;
+    std::apply([](auto&... v) { (set_unit_last(v), ...); }, q);
     ThreadCtx t;
     t.blockDim = c.threads;
     t.gridDim = c.blocks;
     t.shared_bytes = c.shared_bytes;
-    t.shared_mem = c.shared_bytes ? host_shared_memory(c.shared_bytes) : nullptr;
+    t.shared_mem = c.shared_bytes ? loom::detail::host_shared_memory(c.shared_bytes) : nullptr;
     const std::int64_t gx = c.blocks.x, gy = c.blocks.y;
     for (std::int64_t b = begin; b < end; ++b) {
       t.blockIdx = Dim3(static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
@@ -98,6 +106,8 @@ struct HostKernel {
                                        c.stack_bytes, uses_syncthreads<F>());
       } else if constexpr (is_block_kernel<F>()) {
         invoke_unpacked(f, t, p, Seq{}, &c);  // each_thread loops over the threads
+      } else if (unit) {
+        thread_loop(f, t, q, c);
       } else {
         thread_loop(f, t, p, c);
       }

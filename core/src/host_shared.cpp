@@ -1,0 +1,101 @@
+// The host's block shared memory: one slot per OS thread in one address range reserved when
+// libloom loads, so that atomics can tell a block's shared memory from global memory by its
+// address alone (atomic.hpp, detail::block_shared) and skip the locked instruction there.
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "loom/atomic.hpp"
+#include "loom/error.hpp"
+#include "loom/kernel_host.hpp"
+
+namespace loom::detail {
+
+HostSharedRegion host_shared_region;
+
+namespace {
+
+// A slot holds the most a block may ask for on the host (227 KiB, as sm_90); 16384 slots reserve
+// 4 GiB of address space and no memory until touched.
+constexpr std::size_t kSlotBytes = 256 * 1024;
+constexpr std::size_t kSlots = 16384;
+
+struct Region {
+  unsigned char* base = nullptr;
+  std::mutex m;
+  std::vector<std::size_t> free;  // slots given back by OS threads that ended
+  std::size_t next = 0;
+  Region() {
+    void* p = mmap(nullptr, kSlotBytes * kSlots, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return;  // every thread then takes the heap buffer below
+    base = static_cast<unsigned char*>(p);
+    host_shared_region = {reinterpret_cast<std::uintptr_t>(p), kSlotBytes * kSlots};
+  }
+  // No destructor: slots may be in use by threads that outlive static destruction.
+};
+
+Region& region() {
+  static Region* r = new Region;  // never destroyed, as above
+  return *r;
+}
+
+// Reserved while libloom loads, before any thread can run a kernel: host_shared_region is
+// written once, here, and only read afterwards.
+const bool reserved = (region(), true);
+
+// This OS thread's slot, given back (its pages dropped) when the thread ends. Where the range is
+// exhausted or could not be reserved, a heap buffer: atomics on it stay locked, results the same.
+struct Slot {
+  unsigned char* p = nullptr;
+  std::size_t index = 0;
+  std::unique_ptr<unsigned char[], void (*)(unsigned char*)> heap{
+      nullptr, [](unsigned char* q) { ::operator delete[](q, std::align_val_t{64}); }};
+  ~Slot() {
+    if (!p || heap) return;
+    madvise(p, kSlotBytes, MADV_DONTNEED);
+    Region& r = region();
+    std::lock_guard lock(r.m);
+    r.free.push_back(index);
+  }
+  void take() {
+    Region& r = region();
+    {
+      std::lock_guard lock(r.m);
+      if (r.base && (!r.free.empty() || r.next < kSlots)) {
+        if (!r.free.empty()) {
+          index = r.free.back();
+          r.free.pop_back();
+        } else {
+          index = r.next++;
+        }
+        p = r.base + index * kSlotBytes;
+      }
+    }
+    if (p && mprotect(p, kSlotBytes, PROT_READ | PROT_WRITE) == 0) return;
+    p = static_cast<unsigned char*>(::operator new[](kSlotBytes, std::align_val_t{64}));
+    heap.reset(p);
+  }
+};
+
+}  // namespace
+
+void* host_shared_memory(std::size_t bytes) {
+  (void)reserved;
+  if (bytes > kSlotBytes) {
+    throw LaunchError("a host block asked for " + std::to_string(bytes) +
+                      " bytes of shared memory, more than the " + std::to_string(kSlotBytes) +
+                      " a host slot holds");
+  }
+  thread_local Slot slot;
+  if (!slot.p) slot.take();
+  return slot.p;
+}
+
+}  // namespace loom::detail
