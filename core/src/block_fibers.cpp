@@ -122,7 +122,9 @@ std::string hex_mask(std::uint32_t m) {
   return buf;
 }
 std::string dim_str(const Dim3& d) {
-  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+  std::string s = "(";  // appended: g++ 12 warns (-Wrestrict) on "(" + std::string
+  s += std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+  return s;
 }
 // "lane 3" / "lanes 0-2, 5, 7": the lanes of a mask, runs as ranges.
 std::string lanes_str(std::uint32_t lanes) {
@@ -131,10 +133,12 @@ std::string lanes_str(std::uint32_t lanes) {
     if (!(lanes >> k & 1)) continue;
     int e = k;
     while (e + 1 < kWarpSize && (lanes >> (e + 1) & 1)) ++e;
-    s += (s.empty() ? "" : ", ") + std::to_string(k) + (e > k ? "-" + std::to_string(e) : "");
+    if (!s.empty()) s += ", ";
+    s += std::to_string(k);
+    if (e > k) s += '-', s += std::to_string(e);
     k = e;
   }
-  return (__builtin_popcount(lanes) == 1 ? "lane " : "lanes ") + s;
+  return std::string(__builtin_popcount(lanes) == 1 ? "lane " : "lanes ") + s;
 }
 // A call as its messages name it: "shfl_sync(mask 0x0000ffff)", "activemask()".
 std::string call_str(const LaneCall& c) {
@@ -183,37 +187,52 @@ void block_sync(BlockSync* s) {
   suspend(s);
 }
 
+namespace {
+
+// A call CUDA leaves undefined that the calling lane shows on its own: the reason, or nullptr.
+// Out of line, so that warp_call's frame stays small (its switches are the hot path).
+[[gnu::cold, gnu::noinline]] void check_warp_call(const ThreadCtx& t, const LaneCall& c,
+                                                  std::int64_t nthreads) {
+  const std::int64_t rank = t.thread_rank(), w = rank / kWarpSize;
+  const int lane = static_cast<int>(rank % kWarpSize);
+  const std::uint32_t present = lanes_present(nthreads, w);
+  std::string why;
+  if (c.op != WarpOp::activemask && !(c.mask >> lane & 1)) {
+    why = "the mask does not name the calling lane";
+  } else if (c.op != WarpOp::activemask && (c.mask & ~present)) {
+    why = "the mask names " + lanes_str(c.mask & ~present) + ", which warp " + std::to_string(w) +
+          " does not have (a block of " + std::to_string(nthreads) +
+          " threads; the warp's lanes are " + hex_mask(present) + ")";
+  } else if (is_shuffle(c.op)) {
+    why = "width " + std::to_string(c.width) + " is not a power of two from 1 to 32";
+  }
+  throw KernelError(call_str(c) + " called by thread " + dim_str(t.threadIdx) + " of block " +
+                    dim_str(t.blockIdx) + " (warp " + std::to_string(w) + ", lane " +
+                    std::to_string(lane) + "): " + why + "; undefined behaviour in CUDA");
+}
+
+[[gnu::cold, gnu::noinline, noreturn]] void warp_undeclared(WarpOp op) {
+  throw KernelError(std::string(op_name(op)) +
+                    "() called by a kernel that does not declare `static constexpr bool "
+                    "uses_syncthreads = true;`: on host targets a warp function waits for the "
+                    "other lanes of its warp, which only such kernels' threads (fibers) can do "
+                    "(block kernels cannot use warp functions on the host)");
+}
+
+}  // namespace
+
 std::uint64_t warp_call(const ThreadCtx& t, WarpOp op, std::uint32_t mask, std::uint64_t bits,
                         std::int32_t b, std::int32_t width, std::uint32_t value_bytes) {
   BlockSync* s = t.sync;
-  if (!s || !s->warps) {
-    throw KernelError(std::string(op_name(op)) +
-                      "() called by a kernel that does not declare `static constexpr bool "
-                      "uses_syncthreads = true;`: on host targets a warp function waits for the "
-                      "other lanes of its warp, which only such kernels' threads (fibers) can do "
-                      "(block kernels cannot use warp functions on the host)");
-  }
+  if (!s || !s->warps) warp_undeclared(op);
   const std::int64_t rank = t.thread_rank();
-  const int lane = static_cast<int>(rank % kWarpSize);
-  const std::int64_t w = rank / kWarpSize;
-  const std::uint32_t present = lanes_present(s->nthreads, w);
   const LaneCall c{op, value_bytes, mask, b, width, bits, 0};
-  // Calls CUDA leaves undefined that the calling lane shows on its own.
-  std::string why;
-  if (op != WarpOp::activemask && !(mask >> lane & 1)) {
-    why = "the mask does not name the calling lane";
-  } else if (op != WarpOp::activemask && (mask & ~present)) {
-    why = "the mask names " + lanes_str(mask & ~present) + ", which warp " + std::to_string(w) +
-          " does not have (a block of " + std::to_string(s->nthreads) +
-          " threads; the warp's lanes are " + hex_mask(present) + ")";
-  } else if (is_shuffle(op) && (width < 1 || width > kWarpSize || (width & (width - 1)))) {
-    why = "width " + std::to_string(width) + " is not a power of two from 1 to 32";
-  }
-  if (!why.empty()) {
-    throw KernelError(call_str(c) + " called by thread " + dim_str(t.threadIdx) + " of block " +
-                      dim_str(t.blockIdx) + " (warp " + std::to_string(w) + ", lane " +
-                      std::to_string(lane) + "): " + why + "; undefined behaviour in CUDA");
-  }
+  const std::uint32_t present = lanes_present(s->nthreads, rank / kWarpSize);
+  const bool bad_mask =
+      op != WarpOp::activemask && (!(mask >> (rank % kWarpSize) & 1) || (mask & ~present));
+  const bool bad_width =
+      is_shuffle(op) && (width < 1 || width > kWarpSize || (width & (width - 1)));
+  if (bad_mask || bad_width) check_warp_call(t, c, s->nthreads);
   s->calls[static_cast<std::size_t>(rank)] = c;
   s->wait = BlockSync::Wait::warp;
   suspend(s);
