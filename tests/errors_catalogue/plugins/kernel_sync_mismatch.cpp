@@ -1,4 +1,4 @@
-// A CUDA-family plugin built by the host compiler that registers block_sum's float32 overload
+// A CUDA-family plugin built by the host compiler that registers block_sum_sync's float32 overload
 // without uses_syncthreads, unlike the kernels plugin's host half: refused when merged
 // (E-PLUGIN-KERNEL-SYNC-MISMATCH). Its stand-in device loop never runs.
 #include <stdexcept>
@@ -16,7 +16,7 @@ void never_called(loom::KernelCall&, const void*) {
 }
 void register_all(loom::Registrar& reg) {
   reg.add_kernel(loom::def::kernel_desc<NoBarrierSum>(
-      "block_sum", "no uses_syncthreads", [](loom::KernelImpl* impl, auto) {
+      "block_sum_sync", "no uses_syncthreads", [](loom::KernelImpl* impl, auto) {
         auto& s = impl[static_cast<int>(loom::Family::cuda)];
         s.device = &never_called;
         s.data = &kSum;

@@ -54,11 +54,13 @@ struct HostKernel {
     for (unsigned z = 0; z < n.z; ++z) {
       for (unsigned y = 0; y < n.y; ++y) {
         for (unsigned x = 0; x < n.x; ++x) {
-          t.threadIdx = Dim3(x, y, z);
+          // A fresh context a thread, not a store into the caller's: it stays in registers.
+          ThreadCtx u = t;
+          u.threadIdx = Dim3(x, y, z);
           try {
-            invoke_unpacked(f, t, p, Seq{});
+            invoke_unpacked(f, u, p, Seq{});
           } catch (const IndexError&) {
-            loom::detail::kernel_thread_failed(&c, t);
+            loom::detail::kernel_thread_failed(&c, u);
           }
         }
       }
