@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../common/app_util.hpp"
@@ -235,33 +236,23 @@ void register_kernel_path_baselines(const Sizes& sizes) {
                kJacobiRows * kJacobiCols, 2 * 4 * kJacobiRows * kJacobiCols);
          }),
      sizes);
-  ms(benchmark::RegisterBenchmark(
-         ("baseline_loop/block_sum/float64/" + apps::size_label(sizes.large / 4)).c_str(),
-         [=](benchmark::State& st) {
-           const Data& d = data(sizes);
-           Array o = empty({d.nblocks}, DType::float64);
-           loop_case(
-               st,
-               [&] {
-                 block_sum_loop(ptr<double>(d.x), reinterpret_cast<double*>(o.data()), d.nblocks);
-               },
-               d.nblocks * kSumBlock, 8 * d.nblocks * (kSumBlock + 1));
-         }),
-     sizes);
-  ms(benchmark::RegisterBenchmark(
-         ("baseline_loop/block_sum_seq/float64/" + apps::size_label(sizes.large / 4)).c_str(),
-         [=](benchmark::State& st) {
-           const Data& d = data(sizes);
-           Array o = empty({d.nblocks}, DType::float64);
-           loop_case(
-               st,
-               [&] {
-                 block_sum_seq_loop(ptr<double>(d.x), reinterpret_cast<double*>(o.data()),
-                                    d.nblocks);
-               },
-               d.nblocks * kSumBlock, 8 * d.nblocks * (kSumBlock + 1));
-         }),
-     sizes);
+  using SumLoop = void (*)(const double*, double*, std::int64_t);
+  for (const auto& [op, loop] :
+       {std::pair<const char*, SumLoop>{"block_sum", &block_sum_loop},
+        std::pair<const char*, SumLoop>{"block_sum_seq", &block_sum_seq_loop}}) {
+    ms(benchmark::RegisterBenchmark(
+           ("baseline_loop/" + std::string(op) + "/float64/" + apps::size_label(sizes.large / 4))
+               .c_str(),
+           [=](benchmark::State& st) {
+             const Data& d = data(sizes);
+             Array o = empty({d.nblocks}, DType::float64);
+             loop_case(
+                 st,
+                 [&] { loop(ptr<double>(d.x), reinterpret_cast<double*>(o.data()), d.nblocks); },
+                 d.nblocks * kSumBlock, 8 * d.nblocks * (kSumBlock + 1));
+           }),
+       sizes);
+  }
 }
 
 }  // namespace loom::bench

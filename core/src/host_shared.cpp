@@ -79,6 +79,10 @@ struct Slot {
       }
     }
     if (p && mprotect(p, kSlotBytes, PROT_READ | PROT_WRITE) == 0) return;
+    if (p) {  // the slot could not be made writable: give its index back
+      std::lock_guard lock(r.m);
+      r.free.push_back(index);
+    }
     p = static_cast<unsigned char*>(::operator new[](kSlotBytes, std::align_val_t{64}));
     heap.reset(p);
   }
