@@ -53,7 +53,7 @@ inline Array fake_device(Shape shape, int dev = 0) {
 }
 
 // The runtime a user gets plus the catalogue's rule-breaking kernels (cat_read_past_end,
-// cat_sync_undeclared, cat_barrier_divergent), loaded once.
+// cat_sync_undeclared, cat_barrier_divergent, cat_warp_undeclared, cat_warp_misuse), loaded once.
 inline Runtime& kernel_rt() {
   static Runtime r;
   static const bool loaded = (r.load_library(kCatDir + "/libloom_cat_kernels.so"), true);

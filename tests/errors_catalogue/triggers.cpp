@@ -450,6 +450,30 @@ const TriggerSet general = {
            .kernel("cat_barrier_divergent")
            .launch({.blocks = 2, .threads = 4, .target = "cpu"}, zeros({1}, DType::float32));
      }},
+    {"E-KERNEL-WARP-UNDECLARED",
+     [] {
+       kernel_rt()
+           .kernel("cat_warp_undeclared")
+           .launch({.blocks = 1, .threads = 32, .target = "cpu"}, zeros({1}, DType::float32));
+     }},
+    {"E-KERNEL-WARP-STUCK",
+     [] {
+       kernel_rt()
+           .kernel("cat_warp_misuse")
+           .launch({.blocks = 1, .threads = 32, .target = "cpu"}, zeros({1}, DType::float32), 0);
+     }},
+    {"E-KERNEL-WARP-ARGS",
+     [] {
+       kernel_rt()
+           .kernel("cat_warp_misuse")
+           .launch({.blocks = 1, .threads = 32, .target = "cpu"}, zeros({1}, DType::float32), 1);
+     }},
+    {"E-KERNEL-WARP-MISMATCH",
+     [] {
+       kernel_rt()
+           .kernel("cat_warp_misuse")
+           .launch({.blocks = 1, .threads = 32, .target = "cpu"}, zeros({1}, DType::float32), 2);
+     }},
     {"E-KERNEL-STACK",
      [] { internal("mapping a 64 KiB fiber stack fails only when address space runs out"); }},
     // IndexError

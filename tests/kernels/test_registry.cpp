@@ -39,7 +39,9 @@ TEST(KernelRegistry, EachKernelTakesTheHostPathDocumentedForIt) {
       {"block_sum_sync", loom::HostPath::fibers},
       {"histogram", loom::HostPath::thread_loop},
       {"hypot_stride", loom::HostPath::thread_loop},
-      {"jacobi_2d", loom::HostPath::thread_loop}};
+      {"jacobi_2d", loom::HostPath::thread_loop},
+      {"t_warp_sum", loom::HostPath::fibers},  // warp functions: uses_syncthreads
+      {"t_warp_shuffle", loom::HostPath::fibers}};
   for (const auto& [k, path] : expect) {
     const auto d = runtime().registry().find_kernel(k);
     ASSERT_TRUE(d) << k;

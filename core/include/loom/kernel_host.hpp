@@ -1,5 +1,6 @@
 // What the host kernel loops (def/kernel.hpp, compiled into plugins) need from the core: running
-// one block's threads as fibers, so that they can wait for each other at syncthreads().
+// one block's threads as fibers, so that they can wait for each other at syncthreads() and in
+// warp functions.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -13,9 +14,11 @@ using ThreadBody = void (*)(void* arg, std::int64_t rank, BlockSync* sync);
 
 // Runs nthreads bodies as fibers on the calling thread until all return, each on a stack of
 // stack_bytes (KernelCall::stack_bytes) with a guard below; a barrier that some threads skip is
-// a KernelError naming `block`. Rethrows the first exception a body throws.
+// a KernelError naming `block`. Rethrows the first exception a body throws. warp_functions: the
+// kernel declared uses_syncthreads, so its threads may call warp functions (ThreadCtx::shfl_sync
+// and the others wait for their warp here); without it they are a KernelError.
 void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const Dim3& block,
-                      std::size_t stack_bytes);
+                      std::size_t stack_bytes, bool warp_functions);
 
 // The calling OS thread's block shared memory (at least `bytes`, 64-byte aligned, reused from
 // block to block: its contents at the start of a block are unspecified, as on a GPU). It lies in

@@ -1,6 +1,7 @@
 // ThreadCtx: what a custom kernel's call operator gets first — the CUDA thread coordinates
-// (threadIdx, blockIdx, blockDim, gridDim), Numba's grid()/gridsize(), the block's shared memory
-// and its barrier. One type for host and device code: on CUDA it is filled from the built-ins.
+// (threadIdx, blockIdx, blockDim, gridDim), Numba's grid()/gridsize(), the block's shared memory,
+// its barrier and the warp functions. One type for host and device code: on CUDA it is filled from
+// the built-ins.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include "loom/hd.hpp"
 #include "loom/local_array.hpp"
 #include "loom/view.hpp"
+#include "loom/warp.hpp"
 
 namespace loom {
 
@@ -106,6 +108,78 @@ struct ThreadCtx {
 #endif
   }
 
+  // Warp functions (Numba's cuda.laneid, activemask, syncwarp, shfl_*_sync, ballot/all/any_sync;
+  // CUDA's semantics, docs/kernels.md "Warp functions"). A warp is 32 threads of consecutive
+  // thread_rank(). On the host every function but laneid() needs the kernel to declare
+  // uses_syncthreads (its threads run as fibers that can wait for the rest of their warp);
+  // without it they throw KernelError. `mask` names the lanes taking part: the caller's own lane
+  // always, and on the host only lanes that call the same function with the same mask.
+
+  // The thread's lane in its warp, 0 to 31.
+  LOOM_HD int laneid() const { return static_cast<int>(thread_rank() % kWarpSize); }
+  // The lanes of the warp running together here. On the host: the lanes that call activemask()
+  // while the warp's other live lanes wait elsewhere or have returned (docs/kernels.md).
+  LOOM_HD std::uint32_t activemask() const {
+#if defined(__CUDA_ARCH__)
+    return __activemask();
+#else
+    return static_cast<std::uint32_t>(warp(detail::WarpOp::activemask, 0, 0, 0, kWarpSize, 0));
+#endif
+  }
+  // Waits until every lane of mask has called syncwarp(mask) (CUDA's __syncwarp).
+  LOOM_HD void syncwarp(std::uint32_t mask = kFullMask) const {
+#if defined(__CUDA_ARCH__)
+    __syncwarp(mask);
+#else
+    warp(detail::WarpOp::syncwarp, mask, 0, 0, kWarpSize, 0);
+#endif
+  }
+  // The value of lane src_lane (modulo width) of the caller's width-lane segment of the warp.
+  template <class T>
+  LOOM_HD T shfl_sync(std::uint32_t mask, T value, int src_lane, int width = kWarpSize) const {
+    return shfl<detail::WarpOp::shfl_idx>(mask, value, src_lane, width);
+  }
+  // The value of lane laneid() - delta, or the caller's own when that is before its segment.
+  template <class T>
+  LOOM_HD T shfl_up_sync(std::uint32_t mask, T value, unsigned delta, int width = kWarpSize) const {
+    return shfl<detail::WarpOp::shfl_up>(mask, value, static_cast<int>(delta), width);
+  }
+  // The value of lane laneid() + delta, or the caller's own when that is past its segment.
+  template <class T>
+  LOOM_HD T shfl_down_sync(std::uint32_t mask, T value, unsigned delta,
+                           int width = kWarpSize) const {
+    return shfl<detail::WarpOp::shfl_down>(mask, value, static_cast<int>(delta), width);
+  }
+  // The value of lane laneid() ^ lane_mask, or the caller's own when that is past its segment.
+  template <class T>
+  LOOM_HD T shfl_xor_sync(std::uint32_t mask, T value, int lane_mask, int width = kWarpSize) const {
+    return shfl<detail::WarpOp::shfl_xor>(mask, value, lane_mask, width);
+  }
+  // Bit i set when lane i of mask has pred true (CUDA's __ballot_sync).
+  LOOM_HD std::uint32_t ballot_sync(std::uint32_t mask, bool pred) const {
+#if defined(__CUDA_ARCH__)
+    return __ballot_sync(mask, pred);
+#else
+    return static_cast<std::uint32_t>(warp(detail::WarpOp::ballot, mask, pred, 0, kWarpSize, 0));
+#endif
+  }
+  // Whether pred is true for every lane of mask (CUDA's __all_sync, as a bool).
+  LOOM_HD bool all_sync(std::uint32_t mask, bool pred) const {
+#if defined(__CUDA_ARCH__)
+    return __all_sync(mask, pred) != 0;
+#else
+    return warp(detail::WarpOp::all, mask, pred, 0, kWarpSize, 0) != 0;
+#endif
+  }
+  // Whether pred is true for some lane of mask (CUDA's __any_sync, as a bool).
+  LOOM_HD bool any_sync(std::uint32_t mask, bool pred) const {
+#if defined(__CUDA_ARCH__)
+    return __any_sync(mask, pred) != 0;
+#else
+    return warp(detail::WarpOp::any, mask, pred, 0, kWarpSize, 0) != 0;
+#endif
+  }
+
   // n elements of T in the block's shared memory starting at byte_offset (Numba's
   // cuda.shared.array with a size given at launch). The host checks the launch gave enough.
   template <class T>
@@ -140,6 +214,38 @@ struct ThreadCtx {
   }
 
  private:
+#if !defined(__CUDA_ARCH__)
+  std::uint64_t warp(detail::WarpOp op, std::uint32_t mask, std::uint64_t bits, std::int32_t b,
+                     std::int32_t width, std::uint32_t bytes) const {
+    return detail::warp_call(*this, op, mask, bits, b, width, bytes);
+  }
+#endif
+  template <detail::WarpOp Op, class T>
+  LOOM_HD T shfl(std::uint32_t mask, T value, int b, int width) const {
+    static_assert(warp_value<T>,
+                  "warp shuffles take int32, uint32, int64, uint64, float32 or float64 values "
+                  "(std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, float, double)");
+    using B = detail::warp_bits<T>;
+#if defined(__CUDA_ARCH__)
+    const B v = detail::warp_to_bits<B>(value);
+    B r;
+    if constexpr (Op == detail::WarpOp::shfl_idx) {
+      r = __shfl_sync(mask, v, b, width);
+    } else if constexpr (Op == detail::WarpOp::shfl_up) {
+      r = __shfl_up_sync(mask, v, static_cast<unsigned>(b), width);
+    } else if constexpr (Op == detail::WarpOp::shfl_down) {
+      r = __shfl_down_sync(mask, v, static_cast<unsigned>(b), width);
+    } else {
+      r = __shfl_xor_sync(mask, v, b, width);
+    }
+    return detail::warp_from_bits<T>(r);
+#else
+    const std::uint64_t r =
+        warp(Op, mask, detail::warp_to_bits<std::uint64_t>(value), b, width, sizeof(T));
+    return detail::warp_from_bits<T>(static_cast<B>(r));
+#endif
+  }
+
   template <class T, int N>
   LOOM_HD View<T, N> shared_nd(const std::int64_t (&shape)[N], std::size_t byte_offset) const {
 #if !defined(__CUDA_ARCH__)

@@ -1,6 +1,6 @@
 // Kernels that break the execution model on purpose, built with bounds checks (LOOM_BOUNDS_CHECK=1)
-// so that the catalogue can provoke E-INDEX-VIEW, E-KERNEL-SYNC-UNDECLARED and E-KERNEL-BARRIER
-// on the cpu target (docs/errors.md).
+// so that the catalogue can provoke E-INDEX-VIEW, E-KERNEL-SYNC-UNDECLARED, E-KERNEL-BARRIER and
+// the E-KERNEL-WARP-* errors on the cpu target (docs/errors.md).
 #include "loom/def/kernel.hpp"
 #include "loom/plugin.hpp"
 
@@ -27,10 +27,36 @@ struct BarrierDivergent {
   }
 };
 
+// Calls syncwarp() without declaring uses_syncthreads.
+struct WarpUndeclared {
+  void operator()(const loom::ThreadCtx& t, loom::View<float>) const { t.syncwarp(); }
+};
+// By `what`, a warp function used as CUDA leaves undefined: 0, lane 1 returns before the
+// syncwarp() the others wait in; 1, syncwarp(0x1) called by lane 1; 2, lane 1 calls ballot_sync
+// where the others call syncwarp (the same mask).
+struct WarpMisuse {
+  static constexpr bool uses_syncthreads = true;
+  void operator()(const loom::ThreadCtx& t, loom::View<float>, std::int32_t what) const {
+    const int lane = t.laneid();
+    if (what == 0) {
+      if (lane == 1) return;
+      t.syncwarp();
+    } else if (what == 1) {
+      t.syncwarp(lane == 1 ? 0x1u : loom::kFullMask);
+    } else if (lane == 1) {
+      (void)t.ballot_sync(loom::kFullMask, true);
+    } else {
+      t.syncwarp();
+    }
+  }
+};
+
 void register_all(loom::Registrar& reg) {
   loom::def::kernel<ReadPastEnd>(reg, "cat_read_past_end", "reads x[n]");
   loom::def::kernel<SyncUndeclared>(reg, "cat_sync_undeclared", "undeclared syncthreads");
   loom::def::kernel<BarrierDivergent>(reg, "cat_barrier_divergent", "a barrier thread 0 skips");
+  loom::def::kernel<WarpUndeclared>(reg, "cat_warp_undeclared", "undeclared syncwarp");
+  loom::def::kernel<WarpMisuse>(reg, "cat_warp_misuse", "warp functions misused");
 }
 
 }  // namespace

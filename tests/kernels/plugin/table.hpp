@@ -11,6 +11,7 @@
 #include "loom/registry.hpp"
 #include "loom/thread_ctx.hpp"
 #include "loom/view.hpp"
+#include "loom/warp.hpp"
 
 namespace loom::test_kernels {
 
@@ -316,6 +317,140 @@ struct Hits {
   }
 };
 
+// Warp functions (issue 15). A thread's row in the outputs is its linear index in a 1-d grid,
+// blockIdx.x * threads a block + thread_rank(), and its lane thread_rank() % 32 whatever the
+// block's shape. The mask a warp uses is the `mask` argument less the lanes its block lacks (a
+// partial last warp), and only lanes of it call: the others leave their rows alone.
+LOOM_HD inline std::int64_t warp_row(const ThreadCtx& t) {
+  return std::int64_t{t.blockIdx.x} * t.blockDim.count() + t.thread_rank();
+}
+LOOM_HD inline std::uint32_t warp_lanes(const ThreadCtx& t) {
+  const std::int64_t k = t.blockDim.count() - t.thread_rank() / kWarpSize * kWarpSize;
+  return k >= kWarpSize ? kFullMask : (std::uint32_t{1} << k) - 1;
+}
+LOOM_HD inline int popcount32(std::uint32_t m) {
+  int n = 0;
+  for (; m; m &= m - 1) ++n;
+  return n;
+}
+
+// out(g, 0..3) = shfl_sync(m, v(g), src(g), width), shfl_up_sync(m, v(g), delta, width),
+// shfl_down_sync(m, v(g), delta, width), shfl_xor_sync(m, v(g), lane_mask, width).
+template <class T>
+struct WarpShuffle {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> v, View<const std::int32_t> src,
+                          View<T, 2> out, std::uint32_t mask, std::int32_t delta,
+                          std::int32_t lane_mask, std::int32_t width) const {
+    const std::int64_t g = warp_row(t);
+    const std::uint32_t m = mask & warp_lanes(t);
+    if (!(m >> t.laneid() & 1)) return;
+    const T x = v(g);
+    out(g, 0) = t.shfl_sync(m, x, src(g), width);
+    out(g, 1) = t.shfl_up_sync(m, x, static_cast<unsigned>(delta), width);
+    out(g, 2) = t.shfl_down_sync(m, x, static_cast<unsigned>(delta), width);
+    out(g, 3) = t.shfl_xor_sync(m, x, lane_mask, width);
+  }
+};
+
+// out(g, 0) = activemask() and out(g, 1) = laneid() on entry (every lane, converged); then for
+// the lanes of m: ballot_sync, all_sync and any_sync of pred(g) != 0 in out(g, 2..4).
+struct WarpVote {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const std::int32_t> pred,
+                          View<std::uint32_t, 2> out, std::uint32_t mask) const {
+    const std::int64_t g = warp_row(t);
+    out(g, 0) = t.activemask();
+    out(g, 1) = static_cast<std::uint32_t>(t.laneid());
+    const std::uint32_t m = mask & warp_lanes(t);
+    if (!(m >> t.laneid() & 1)) return;
+    const bool p = pred(g) != 0;
+    out(g, 2) = t.ballot_sync(m, p);
+    out(g, 3) = t.all_sync(m, p);
+    out(g, 4) = t.any_sync(m, p);
+  }
+};
+
+// The lanes of m pass values through shared memory, twice, with syncwarp(m) between writing and
+// reading and between reading and writing again: out(g, k) = v(row of the next lane of m after
+// this one, cyclically) + k. Without the barriers host lanes (which run one at a time) would read
+// values not yet written.
+struct WarpSyncShared {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const std::int32_t> v, View<std::int32_t, 2> out,
+                          std::uint32_t mask) const {
+    const std::int64_t g = warp_row(t), r = t.thread_rank();
+    const std::uint32_t m = mask & warp_lanes(t);
+    const int lane = t.laneid();
+    if (!(m >> lane & 1)) return;
+    int next = lane;
+    do {
+      next = (next + 1) % kWarpSize;
+    } while (!(m >> next & 1));
+    const View<std::int32_t> s = t.shared_array<std::int32_t>(t.blockDim.count());
+    for (int k = 0; k < 2; ++k) {
+      s(r) = v(g) + k;
+      t.syncwarp(m);
+      out(g, k) = s(r - lane + next);
+      t.syncwarp(m);
+    }
+  }
+};
+
+// The usual warp sum: five shfl_down_sync steps over full warps; lane 0 writes out(g / 32).
+template <class T>
+struct WarpSum {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, View<T> out) const {
+    const std::int64_t g = warp_row(t);
+    T v = x(g);
+    for (int off = kWarpSize / 2; off > 0; off /= 2) v += t.shfl_down_sync(kFullMask, v, off);
+    if (t.laneid() == 0) out(g / kWarpSize) = v;
+  }
+};
+
+// A block sum by warps (1-d blocks of whole warps): each warp's sum by shfl_down_sync, the warp
+// sums through LOOM_SHARED memory and a barrier, and warp 0 sums those into out(blockIdx.x).
+template <class T>
+struct BlockSumWarps {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, View<T> out) const {
+    LOOM_SHARED T partial[kWarpSize];
+    const std::int64_t i = t.grid();
+    const int lane = t.laneid(), warp = static_cast<int>(t.threadIdx.x) / kWarpSize;
+    T v = i < x.size() ? x(i) : T(0);
+    for (int off = kWarpSize / 2; off > 0; off /= 2) v += t.shfl_down_sync(kFullMask, v, off);
+    if (lane == 0) partial[warp] = v;
+    t.syncthreads();
+    if (warp != 0) return;
+    v = lane < static_cast<int>(t.blockDim.x) / kWarpSize ? partial[lane] : T(0);
+    for (int off = kWarpSize / 2; off > 0; off /= 2) v += t.shfl_down_sync(kFullMask, v, off);
+    if (lane == 0) out(t.blockIdx.x) = v;
+  }
+};
+
+// Warp-aggregated atomics (a CUDA idiom): the lanes with pred(g) != 0 take activemask(), its
+// lowest lane adds their count to counter(0) once, shfl_sync gives the others its old value, and
+// each stores old + its rank among them in slot(g); mask(g) = the activemask() it saw.
+struct WarpAggregatedAtomic {
+  static constexpr bool uses_syncthreads = true;
+  LOOM_HD void operator()(const ThreadCtx& t, View<const std::int32_t> pred,
+                          View<std::int32_t> counter, View<std::int32_t> slot,
+                          View<std::uint32_t> mask) const {
+    const std::int64_t g = warp_row(t);
+    if (pred(g) == 0) return;
+    const std::uint32_t m = t.activemask();
+    const int lane = t.laneid();
+    int leader = 0;
+    while (!(m >> leader & 1)) ++leader;
+    std::int32_t base = 0;
+    if (lane == leader) base = atomic_add(&counter(0), popcount32(m));
+    base = t.shfl_sync(m, base, leader);
+    slot(g) = base + popcount32(m & ((std::uint32_t{1} << lane) - 1));
+    mask(g) = m;
+  }
+};
+
 // The kernels both halves register.
 // Atomics on a block's shared memory (plain read-modify-writes on the host, atomic.hpp), as a
 // block kernel: per block, old[b, r] = the count thread r saw from atomic_add(&s(0), 1), and
@@ -396,6 +531,17 @@ inline void register_common(loom::Registrar& reg) {
   kernel<Hits<1>, Hits<2>, Hits<3>>(reg, "t_hits", "hits[z, y, x] += 1 at grid<3>(), and dims");
   kernel<ScribbleOnConst>(reg, "t_scribble_const", "out = in, then writes -1 into const in");
   kernel<SharedAtomics>(reg, "t_shared_atomics", "atomics on shared memory, a block kernel");
+  kernel<WarpShuffle<i32>, WarpShuffle<u32>, WarpShuffle<i64>, WarpShuffle<u64>, WarpShuffle<float>,
+         WarpShuffle<double>>(reg, "t_warp_shuffle",
+                              "out(g, :) = shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync");
+  kernel<WarpVote>(reg, "t_warp_vote", "activemask, laneid, ballot_sync, all_sync, any_sync");
+  kernel<WarpSyncShared>(reg, "t_warp_sync_shared", "values through shared memory and syncwarp");
+  kernel<WarpSum<float>, WarpSum<double>, WarpSum<i32>>(reg, "t_warp_sum",
+                                                        "a warp sum by shfl_down_sync");
+  kernel<BlockSumWarps<float>, BlockSumWarps<double>>(reg, "t_block_sum_warps",
+                                                      "a block sum by warp sums and a barrier");
+  kernel<WarpAggregatedAtomic>(reg, "t_warp_aggregated_atomic",
+                               "activemask, one atomic a warp, shfl_sync of the old value");
 }
 
 }  // namespace loom::test_kernels

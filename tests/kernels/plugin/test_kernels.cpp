@@ -2,6 +2,7 @@
 // every View index is checked even in Release builds. Besides the common table it registers the
 // kernels that break the execution model on purpose: they run only on host targets, where loom
 // reports what a GPU would hang on or corrupt.
+#include "loom/block_ctx.hpp"
 #include "loom/def/kernel.hpp"
 #include "loom/plugin.hpp"
 #include "table.hpp"
@@ -74,6 +75,76 @@ struct WritePastEndBlock {
   }
 };
 
+// Calls shfl_sync without declaring uses_syncthreads: a KernelError on every host path.
+struct WarpUndeclared {
+  void operator()(const ThreadCtx& t, View<std::int32_t> out) const {
+    const std::int64_t i = t.grid();
+    const std::int32_t v = t.shfl_sync(kFullMask, static_cast<std::int32_t>(i), 0);
+    if (i < out.size()) out(i) = v;
+  }
+};
+
+// A block kernel calling syncwarp() in a phase: no fibers on its own path, and refused under
+// LaunchConfig::host_fibers too, so that both host paths agree.
+struct WarpInBlockKernel {
+  void operator()(const BlockCtx& b, View<std::int32_t> out) const {
+    b.each_thread([&](const ThreadCtx& t) {
+      t.syncwarp();
+      if (t.grid() < out.size()) out(t.grid()) = 1;
+    });
+  }
+};
+
+// Warp functions used as CUDA leaves undefined, by `what`, in warp 1 of block 1 (lane 3 of it
+// does the odd thing; a 1-d launch of at least 64 threads a block and 2 blocks). The other warps
+// call syncwarp() and write out[i] = 1.
+//   0: lane 3 returns, the others call syncwarp()
+//   1: lane 3 waits at syncthreads(), the others call syncwarp() first
+//   2: lane 3 calls syncwarp with a mask that does not name it
+//   3: every lane calls syncwarp() (a full mask): an error when the block has a partial warp
+//   4: lane 3 calls ballot_sync, the others syncwarp (same mask)
+//   5: lane 3 calls shfl_sync with width 12
+//   6: lanes 0 to 2 call syncwarp(0x0000000f), lane 3 and the others syncwarp()
+//   7: lane 3 shuffles a double, the others an int32
+struct WarpMisuse {
+  static constexpr bool uses_syncthreads = true;
+  void operator()(const ThreadCtx& t, View<std::int32_t> out, std::int32_t what) const {
+    const bool odd_warp = t.blockIdx.x == 1 && t.thread_rank() / kWarpSize == 1;
+    const int lane = t.laneid();
+    const bool odd = odd_warp && lane == 3;
+    if (!odd_warp || what == 3) {
+      t.syncwarp();
+    } else if (what == 0) {
+      if (odd) return;
+      t.syncwarp();
+    } else if (what == 1) {
+      if (odd) t.syncthreads();
+      t.syncwarp();
+      if (!odd) t.syncthreads();
+    } else if (what == 2) {
+      t.syncwarp(odd ? ~(1u << 3) : kFullMask);
+    } else if (what == 4) {
+      if (odd) {
+        (void)t.ballot_sync(kFullMask, true);
+      } else {
+        t.syncwarp();
+      }
+    } else if (what == 5) {
+      (void)t.shfl_sync(kFullMask, lane, 0, odd ? 12 : kWarpSize);
+    } else if (what == 6) {
+      t.syncwarp(lane < 4 && !odd ? 0xfu : kFullMask);
+    } else if (what == 7) {
+      if (odd) {
+        (void)t.shfl_sync(kFullMask, 1.0, 0);
+      } else {
+        (void)t.shfl_sync(kFullMask, lane, 0);
+      }
+    }
+    const std::int64_t i = t.grid();
+    if (i < out.size()) out(i) = 1;
+  }
+};
+
 // A kernel with no CUDA half: launching it on cuda is a LookupError.
 struct HostOnly {
   void operator()(const ThreadCtx& t, View<std::int32_t> out) const {
@@ -93,6 +164,9 @@ void register_all(loom::Registrar& reg) {
   kernel<WritePastEndBlock>(reg, "t_write_past_end_block",
                             "block kernel: thread 3 writes out[i + 1]; shared read past the end");
   kernel<HostOnly>(reg, "t_host_only", "out[i] = 1, host targets only");
+  kernel<WarpUndeclared>(reg, "t_warp_undeclared", "shfl_sync() without uses_syncthreads");
+  kernel<WarpInBlockKernel>(reg, "t_warp_in_block_kernel", "syncwarp() in a block kernel's phase");
+  kernel<WarpMisuse>(reg, "t_warp_misuse", "warp functions used as CUDA leaves undefined");
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ struct HostKernel {
       if (c.fibers || uses_syncthreads<F>()) {
         Block blk{&f, &c, &p, t};
         loom::detail::run_block_fibers(c.threads.count(), &fiber_body, &blk, t.blockIdx,
-                                       c.stack_bytes);
+                                       c.stack_bytes, uses_syncthreads<F>());
       } else if constexpr (is_block_kernel<F>()) {
         invoke_unpacked(f, t, p, Seq{}, &c);  // each_thread loops over the threads
       } else if (unit) {
