@@ -116,11 +116,12 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
 }
 
 // The common small call without the general path's steps: a ufunc on host arrays of one shape
-// whose dtypes are the resolved loop's own, outputs fresh or given with that shape and dtype and
-// not overlapping the inputs, no where= or overrides. Anything else returns false before a
-// single side effect, and the general path then does (and checks) everything: the errors a call
-// can raise come from one place, in one order. The checks that can throw here (the target, the
-// loop) are the general path's own functions, reached in the same order.
+// (0-d inputs, scalars, broadcast), whose dtypes are the resolved loop's own (a 0-d input of
+// another dtype is cast into a local value), outputs fresh or given with that shape and dtype and
+// not overlapping the inputs, no where= or overrides. Anything else returns false before a side
+// effect, and the general path then does (and checks) everything: the errors a call can raise
+// come from one place, in one order. The checks that can throw here (the target, the loop) are
+// the general path's own functions, reached in the same order.
 bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const> in,
                const CallOptions& o, SmallVec<Array, 4>& res) {
   constexpr int kMax = 8;
@@ -135,16 +136,20 @@ bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const
   }
   const auto [backend, device] = rt.resolve_target(o.target);
   if (backend->family() != Family::host) return false;
-  const Shape& shape = in[0]->shape();
+  int full = 0;  // an input of the call's shape: the first that is not 0-d
+  while (full + 1 < nin && in[full]->ndim() == 0) ++full;
+  const Shape& shape = in[full]->shape();
   DType dts[kMax];
-  bool weak[kMax];
+  bool weak[kMax], scalar[kMax];
   bool contiguous = true;
   for (int i = 0; i < nin; ++i) {
     const Array& a = *in[i];
-    if (!a.valid() || !a.device().is_host() || !(a.shape() == shape)) return false;
+    if (!a.valid() || !a.device().is_host()) return false;
+    scalar[i] = a.ndim() == 0 && !shape.empty();
+    if (!scalar[i] && !(a.shape() == shape)) return false;
     dts[i] = a.dtype();
     weak[i] = a.weak();
-    contiguous = contiguous && a.is_c_contiguous();
+    contiguous = contiguous && (scalar[i] || a.is_c_contiguous());
   }
   for (const auto& a : o.out) {
     if (!a.valid() || !a.device().is_host() || !(a.shape() == shape)) return false;
@@ -158,7 +163,7 @@ bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const
                          o.casting};
   const Loop& loop = op.loops[resolve_loop(op, r)];
   for (int i = 0; i < nin; ++i) {
-    if (loop.sig.inputs[i] != dts[i]) return false;
+    if (loop.sig.inputs[i] != dts[i] && !scalar[i]) return false;
   }
   if (!o.out.empty()) {
     for (int k = 0; k < nout; ++k) {
@@ -175,6 +180,17 @@ bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const
     res.push_back(o.out.empty() ? empty(shape, loop.sig.outputs[k]) : o.out[k]);
   }
   if (size == 0) return true;
+  // 0-d inputs of another dtype than the loop's, cast as the general path's astype casts them.
+  alignas(16) char values[kMax][16];
+  char* base[kMax];
+  for (int a = 0; a < nin + nout; ++a) {
+    if (a < nin && loop.sig.inputs[a] != dts[a]) {
+      cast_strided(in[a]->data(), 0, dts[a], values[a], 0, loop.sig.inputs[a], 1);
+      base[a] = values[a];
+    } else {
+      base[a] = a < nin ? in[a]->data() : res[a - nin].data();
+    }
+  }
   ElementwiseCall call{{}, &loop.impl[static_cast<int>(Family::host)], o.stream.native(), 0, nin};
   StridedIter& it = call.iter;
   if (contiguous) {
@@ -182,19 +198,21 @@ bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const
     // as step too (make gives 0), so that it reaches the loop's contiguous path directly.
     it.shape.push_back(size);
     for (int a = 0; a < nin + nout; ++a) {
-      const Array& x = a < nin ? *in[a] : res[a - nin];
-      it.base.push_back(x.data());
-      it.strides.push_back(Shape{static_cast<std::int64_t>(x.itemsize())});
+      const DType t = a < nin ? loop.sig.inputs[a] : loop.sig.outputs[a - nin];
+      it.base.push_back(base[a]);
+      it.strides.push_back(
+          Shape{a < nin && scalar[a] ? 0 : static_cast<std::int64_t>(itemsize(t))});
     }
   } else {
-    SmallVec<char*, kMax> base;
     SmallVec<Shape, kMax> strides;
     for (int a = 0; a < nin + nout; ++a) {
-      const Array& x = a < nin ? *in[a] : res[a - nin];
-      base.push_back(x.data());
-      strides.push_back(x.strides());
+      if (a < nin && scalar[a]) {
+        strides.push_back(Shape(shape.size(), 0));
+      } else {
+        strides.push_back(a < nin ? in[a]->strides() : res[a - nin].strides());
+      }
     }
-    it = StridedIter::make(std::span<char* const>(base.data(), base.size()),
+    it = StridedIter::make(std::span<char* const>(base, nin + nout),
                            std::span<const Shape>(strides.data(), strides.size()), shape);
   }
   backend->run_elementwise(call, device);

@@ -91,6 +91,27 @@ TEST(SmallCalls, OutOfAnotherDtypeIsCastAsBefore) {
   EXPECT_THROW(op("t_add")(vec({1, 2}), vec({3, 4}), {.out = {iout}}), TypeError);
 }
 
+TEST(SmallCalls, ScalarsBroadcastAndTakeTheLoopsDtype) {
+  Array f = linspace(0.0, 1.0, 7, true, DType::float32);
+  Array r = op("t_add")(f, 0.1);  // weak 0.1 becomes float32 0.1f, as in NumPy 2
+  EXPECT_EQ(r.dtype(), DType::float32);
+  EXPECT_EQ(r.shape(), (Shape{7}));
+  EXPECT_EQ(r.to_vector<float>(),
+            op("t_add")(f, full({7}, 0.1, DType::float32)).to_vector<float>());
+  Array l = op("t_add")(2.0, vec({1, 2}));  // the scalar first
+  EXPECT_EQ(vals(l), (V{3, 4}));
+  Array s = vec({0, 1, 2, 3, 4, 5}, {2, 3}).transpose();  // strided, with a scalar
+  EXPECT_EQ(vals(op("t_add")(s, 1.0)), (V{1, 4, 2, 5, 3, 6}));
+  Array one = op("t_add")(vec({1}), Array(2.0).as_strong());
+  EXPECT_EQ(vals(one), (V{3}));
+}
+
+TEST(SmallCalls, ScalarViewOfOutIsReadFirst) {
+  Array x = arange(0.0, 4.0);
+  op("t_add")(x, x.index(0, 2), {.out = {x}});  // x[2] is read before x is written
+  EXPECT_EQ(vals(x), (V{2, 3, 4, 5}));
+}
+
 TEST(SmallCalls, ErrorsStayAfterASuccessfulCall) {
   Array x = vec({1}), y = vec({2});
   op("t_add")(x, y);  // warms the loop and target memos
