@@ -64,14 +64,20 @@ struct GridStride {
 #if defined(__CUDA_ARCH__)
     return {rank, n, threads};
 #else
+    // At most one element a thread (`.size = n` launches): the first n threads take one each.
+    if (n <= threads) {
+      const std::int64_t m = n > 0 ? n : 0;
+      return {rank < m ? rank : m, rank < m ? rank + 1 : m, 1};
+    }
     // Units of 16 elements when every thread gets at least one: runs start and end on a
     // multiple of 16 (a 64-byte line of float32 in an aligned array), so a vector loop has no odd
-    // head or tail and blocks running on different OS threads rarely share a line. Else units of
-    // one (when n <= threads, the first n threads take one each). Then q units a thread and one
-    // more for the first r: no two threads differ by more than a unit, so `parallel` stays
-    // balanced. No branch before the division, so the compiler hoists it out of the thread loop.
+    // head or tail and blocks running on different OS threads rarely share a line; else units of
+    // one. Then q units a thread and one more for the first r: no two threads differ by more
+    // than a unit, so `parallel`'s runs of blocks carry equal work. (The division is the same for
+    // every thread; the compiler may or may not hoist it out of the thread loop. Threads here
+    // have more than one element on average, 256 on [1024, 256] over 64M, to pay for it.)
     const bool whole = n / 16 >= threads;
-    const std::int64_t units = whole ? n / 16 + (n % 16 != 0) : (n > 0 ? n : 0);
+    const std::int64_t units = whole ? n / 16 + (n % 16 != 0) : n;
     const std::int64_t q = units / threads, r = units % threads;
     const std::int64_t first = rank * q + (rank < r ? rank : r);
     const std::int64_t count = q + (rank < r);

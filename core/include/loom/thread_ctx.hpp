@@ -112,8 +112,7 @@ struct ThreadCtx {
     threads = gridDim.count() * per_block;
 #else
     // A grid of 2^63 threads or more cannot finish; saturating keeps the split well defined.
-    // Without a branch, which would keep the compiler from hoisting the range's division out of
-    // the thread loop.
+    // Without a branch, since this runs once a thread.
     std::uint64_t p;
     const bool over = __builtin_mul_overflow(static_cast<std::uint64_t>(gridDim.count()),
                                              static_cast<std::uint64_t>(per_block), &p);
