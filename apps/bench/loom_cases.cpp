@@ -242,6 +242,27 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
         [=](benchmark::State& st) { call_case(st, *r, "add", target, one, with_out, device); });
     tune(b, 1, sizes);
   }
+  // Other small calls, allocating (peers.py has NumPy's): a one-element unary, a one-element
+  // array plus a scalar (two shapes: the general path, not the same-shape one) and 1000 elements.
+  const std::pair<const char*, std::pair<const char*, MakeInputs>> small_calls[] = {
+      {"sin", {"1", [] { return std::vector<Array>{full({1}, 0.5, DType::float64)}; }}},
+      {"add_scalar",
+       {"1",
+        [] {
+          return std::vector<Array>{full({1}, 1.0, DType::float64), Array(2.0)};
+        }}},
+      {"add", {"1000", [] {
+                 return std::vector<Array>{linspace(0, 1, 1000, true, DType::float64),
+                                           full({1000}, 2.0, DType::float64)};
+               }}}};
+  for (const auto& [shown, c] : small_calls) {
+    const std::string op = std::string(shown) == "add_scalar" ? "add" : shown;
+    const MakeInputs make = c.second;
+    auto* b = benchmark::RegisterBenchmark(
+        name(shown, DType::float64, c.first, label).c_str(),
+        [=](benchmark::State& st) { call_case(st, *r, op, target, make, false, device); });
+    tune(b, 1, sizes);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

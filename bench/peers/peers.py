@@ -1114,6 +1114,18 @@ def build_groups(P, S):
     groups.append(Group("add_out/float64/1", one, np.add, 0, 1, 0.0,
                         one_element_runners(P, True)))
 
+    # Other small calls, allocating (NumPy only; loom-bench has the same cases): a one-element
+    # unary, a one-element array plus a Python float, and 1000 elements.
+    def numpy_call(fn):
+        return {"numpy": lambda inp: ((lambda: fn(*inp)), "host")}
+
+    groups.append(Group("sin/float64/1", lambda: [np.full(1, 0.5)], np.sin, 0, 1, 0.0,
+                        numpy_call(np.sin)))
+    groups.append(Group("add_scalar/float64/1", lambda: [np.full(1, 1.0)],
+                        lambda x: x + 2.0, 0, 1, 0.0, numpy_call(lambda x: np.add(x, 2.0))))
+    groups.append(Group("add/float64/1000", lambda: [np.linspace(0, 1, 1000), np.full(1000, 2.0)],
+                        np.add, nbytes(1000, f64, 3), 1000, 0.0, numpy_call(np.add)))
+
     # Custom kernels: the seeds' histogram (10 and 1024 bins over [-4, 4) of normal float32;
     # global atomics and per-block shared memory: two loom cases, the same CPU and CuPy peers)
     # and hypot_stride on uniform(-12, 12) float32, three arrays: the copy floor's case.

@@ -9,6 +9,18 @@ namespace loom {
 void run_elementwise_range(const ElementwiseCall& c, std::int64_t begin, std::int64_t end) {
   const HostLoop loop = c.loop->host;
   const void* data = c.loop->data;
+  const int na = c.iter.nargs();
+  constexpr int kArgs = 8;
+  if (c.iter.shape.size() == 1 && na <= kArgs && begin < end) {  // one run: no index state
+    char* p[kArgs];
+    std::int64_t steps[kArgs];
+    for (int a = 0; a < na; ++a) {
+      steps[a] = c.iter.strides[a][0];
+      p[a] = c.iter.base[a] + begin * steps[a];
+    }
+    const std::int64_t n = end - begin;
+    return loop(p, &n, steps, data);
+  }
   c.iter.for_each_run(begin, end, [&](char** p, std::int64_t n, const std::int64_t* steps) {
     loop(p, &n, steps, data);
   });

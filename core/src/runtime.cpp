@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 
@@ -227,7 +228,14 @@ std::vector<TargetInfo> Runtime::targets() const {
 }
 
 std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) const {
-  const std::string t = target.empty() ? default_target_ : target;
+  const std::string& name = target.empty() ? default_target_ : target;
+  auto& memo = impl_->target_memo;
+  const int memo_n = impl_->target_memo_count.load(std::memory_order_acquire);
+  for (int i = 0; i < memo_n; ++i) {
+    Backend* b = memo[i].backend.load(std::memory_order_acquire);
+    if (b && name == memo[i].name) return {b, 0};
+  }
+  const std::string t = name;
   std::string base = t;
   int device = 0;
   if (auto colon = t.find(':'); colon != std::string::npos) {
@@ -249,6 +257,17 @@ std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) cons
     if (device >= b->device_count()) {
       throw TargetError("target '" + t + "': device " + std::to_string(device) +
                         " does not exist (" + std::to_string(b->device_count()) + " device(s))");
+    }
+    const int n = impl_->target_memo_count.load(std::memory_order_relaxed);
+    if (t.find(':') == std::string::npos && t.size() < sizeof(memo[0].name) &&
+        n < static_cast<int>(memo.size())) {
+      bool known = false;
+      for (int i = 0; i < n; ++i) known = known || t == memo[i].name;
+      if (!known) {
+        std::memcpy(memo[n].name, t.c_str(), t.size() + 1);
+        memo[n].backend.store(b.get(), std::memory_order_release);
+        impl_->target_memo_count.store(n + 1, std::memory_order_release);
+      }
     }
     return {b.get(), device};
   }

@@ -1,5 +1,7 @@
 // Runtime internals shared by runtime.cpp and the plugin loader (not installed).
 #pragma once
+#include <array>
+#include <atomic>
 #include <boost/dll/shared_library.hpp>
 #include <map>
 #include <memory>
@@ -29,6 +31,15 @@ struct Runtime::Impl {
   std::vector<std::string> search_path;
   std::string default_target;
   std::weak_ptr<const Runtime> shared_owner;  // Runtime::shared(), made on first use
+  // Targets without ':' that resolve_target found available, read without the mutex (a call's
+  // dispatch): each slot is written once, its name before its backend (release), under `mutex`.
+  // Backends are never removed and their target, availability and device count do not change.
+  struct TargetMemo {
+    char name[24] = {};
+    std::atomic<Backend*> backend{nullptr};
+  };
+  std::array<TargetMemo, 4> target_memo;
+  std::atomic<int> target_memo_count{0};
 };
 
 // Loads one library into the runtime's registry and backends; PluginError when refused, with the

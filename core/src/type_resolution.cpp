@@ -84,6 +84,23 @@ static bool mixed_logical(const OpDesc& op, std::span<const DType> in) {
 }
 
 int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
+  const std::uint64_t pkey = plain_key(r);
+  // Keys of up to 7 inputs fit beside a 24-bit loop index. Only resolved requests are stored, so
+  // a hit also means that the op has loops for the family.
+  constexpr int kIndexBits = 24;
+  const bool memo = pkey != 0 && pkey < (std::uint64_t{1} << (64 - kIndexBits)) &&
+                    op.loops.size() < (std::size_t{1} << kIndexBits);
+  if (memo) {
+    const std::uint64_t last = op.cache->last.load(std::memory_order_relaxed);
+    if (last >> kIndexBits == pkey) return static_cast<int>(last & ((1u << kIndexBits) - 1));
+  }
+  auto remember = [&](int loop) {
+    if (memo) {
+      op.cache->last.store(pkey << kIndexBits | static_cast<std::uint64_t>(loop),
+                           std::memory_order_relaxed);
+    }
+    return loop;
+  };
   const int fam = static_cast<int>(r.family);
   if (!op.has_family(r.family)) {
     throw LookupError(std::string(name(op.kind)) + " '" + op.name + "' has no " + name(r.family) +
@@ -93,13 +110,12 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   // All-weak inputs (add(2.0, 3)) behave as their own dtypes, as NumPy does for Python scalars.
   bool all_weak = true;
   for (bool w : r.weak) all_weak = all_weak && w;
-  const std::uint64_t pkey = plain_key(r);
   const std::string key = pkey ? std::string() : key_of(r);
   {
     std::shared_lock lock(op.cache->mutex);
     if (pkey) {
       auto it = op.cache->plain.find(pkey);
-      if (it != op.cache->plain.end()) return it->second;
+      if (it != op.cache->plain.end()) return remember(it->second);
     } else {
       auto it = op.cache->map.find(key);
       if (it != op.cache->map.end()) return it->second;
@@ -203,7 +219,7 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   } else {
     op.cache->map.emplace(key, found);
   }
-  return found;
+  return remember(found);
 }
 
 }  // namespace loom

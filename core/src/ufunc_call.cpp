@@ -7,6 +7,7 @@
 #include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
+#include "loom/type_resolution.hpp"
 #include "methods_common.hpp"
 
 namespace loom {
@@ -112,6 +113,110 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
     }
   }
   return finish(t, slots, o);
+}
+
+// The common small call without the general path's steps: a ufunc on host arrays of one shape
+// (0-d inputs, scalars, broadcast), whose dtypes are the resolved loop's own (a 0-d input of
+// another dtype is cast into a local value), outputs fresh or given with that shape and dtype and
+// not overlapping the inputs, no where= or overrides. Anything else returns false before a side
+// effect, and the general path then does (and checks) everything: the errors a call can raise
+// come from one place, in one order. The checks that can throw here (the target, the loop) are
+// the general path's own functions, reached in the same order.
+bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const> in,
+               const CallOptions& o, SmallVec<Array, 4>& res) {
+  constexpr int kMax = 8;
+  const int nin = op.nin, nout = op.nout;
+  if (op.kind != OpKind::ufunc || o.where || o.dtype || !o.signature.empty() || !o.axes.empty() ||
+      o.axis || o.keepdims || nin < 1 || nin + nout > kMax || static_cast<int>(in.size()) != nin ||
+      (!o.out.empty() && static_cast<int>(o.out.size()) != nout)) {
+    return false;
+  }
+  for (const auto& a : o.out) {
+    if (!a.writeable()) return false;
+  }
+  const auto [backend, device] = rt.resolve_target(o.target);
+  if (backend->family() != Family::host) return false;
+  int full = 0;  // an input of the call's shape: the first that is not 0-d
+  while (full + 1 < nin && in[full]->ndim() == 0) ++full;
+  const Shape& shape = in[full]->shape();
+  DType dts[kMax];
+  bool weak[kMax], scalar[kMax];
+  bool contiguous = true;
+  for (int i = 0; i < nin; ++i) {
+    const Array& a = *in[i];
+    if (!a.valid() || !a.device().is_host()) return false;
+    scalar[i] = a.ndim() == 0 && !shape.empty();
+    if (!scalar[i] && !(a.shape() == shape)) return false;
+    dts[i] = a.dtype();
+    weak[i] = a.weak();
+    contiguous = contiguous && (scalar[i] || a.is_c_contiguous());
+  }
+  for (const auto& a : o.out) {
+    if (!a.valid() || !a.device().is_host() || !(a.shape() == shape)) return false;
+    contiguous = contiguous && a.is_c_contiguous();
+  }
+  const ResolveRequest r{Family::host,
+                         std::span<const DType>(dts, nin),
+                         std::span<const bool>(weak, nin),
+                         std::nullopt,
+                         std::string(),
+                         o.casting};
+  const Loop& loop = op.loops[resolve_loop(op, r)];
+  for (int i = 0; i < nin; ++i) {
+    if (loop.sig.inputs[i] != dts[i] && !scalar[i]) return false;
+  }
+  if (!o.out.empty()) {
+    for (int k = 0; k < nout; ++k) {
+      const Array& out = o.out[k];
+      if (out.dtype() != loop.sig.outputs[k]) return false;
+      for (int i = 0; i < nin; ++i) {
+        if (may_share_memory(*in[i], out) && !same_elements(*in[i], out)) return false;
+      }
+    }
+  }
+  // Past every check: the call runs here.
+  const std::int64_t size = shape_size(shape);
+  for (int k = 0; k < nout; ++k) {
+    res.push_back(o.out.empty() ? empty(shape, loop.sig.outputs[k]) : o.out[k]);
+  }
+  if (size == 0) return true;
+  // 0-d inputs of another dtype than the loop's, cast as the general path's astype casts them.
+  alignas(16) char values[kMax][16];
+  char* base[kMax];
+  for (int a = 0; a < nin + nout; ++a) {
+    if (a < nin && loop.sig.inputs[a] != dts[a]) {
+      cast_strided(in[a]->data(), 0, dts[a], values[a], 0, loop.sig.inputs[a], 1);
+      base[a] = values[a];
+    } else {
+      base[a] = a < nin ? in[a]->data() : res[a - nin].data();
+    }
+  }
+  ElementwiseCall call{{}, &loop.impl[static_cast<int>(Family::host)], o.stream.native(), 0, nin};
+  StridedIter& it = call.iter;
+  if (contiguous) {
+    // What StridedIter::make coalesces them to, without its work; one element gets its itemsize
+    // as step too (make gives 0), so that it reaches the loop's contiguous path directly.
+    it.shape.push_back(size);
+    for (int a = 0; a < nin + nout; ++a) {
+      const DType t = a < nin ? loop.sig.inputs[a] : loop.sig.outputs[a - nin];
+      it.base.push_back(base[a]);
+      it.strides.push_back(
+          Shape{a < nin && scalar[a] ? 0 : static_cast<std::int64_t>(itemsize(t))});
+    }
+  } else {
+    SmallVec<Shape, kMax> strides;
+    for (int a = 0; a < nin + nout; ++a) {
+      if (a < nin && scalar[a]) {
+        strides.push_back(Shape(shape.size(), 0));
+      } else {
+        strides.push_back(a < nin ? in[a]->strides() : res[a - nin].strides());
+      }
+    }
+    it = StridedIter::make(std::span<char* const>(base, nin + nout),
+                           std::span<const Shape>(strides.data(), strides.size()), shape);
+  }
+  backend->run_elementwise(call, device);
+  return true;
 }
 
 detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop& loop,
@@ -238,12 +343,21 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
 
 SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& o) const {
   const OpDesc& op = *desc_;
+  {
+    SmallVec<const Array*, 8> in;
+    for (const auto& a : inputs) in.push_back(&a);
+    SmallVec<Array, 4> res;
+    if (fast_call(*rt_, op, std::span<const Array* const>(in.data(), in.size()), o, res)) {
+      return res;
+    }
+  }
   check_counts(op, inputs, o);
   for (std::size_t k = 0; k < o.out.size(); ++k) {
+    if (o.out[k].writeable()) continue;
     require_writeable(o.out[k], who(op), "out= array " + std::to_string(k));
   }
   SmallVec<const Array*, 8> all;
-  std::vector<std::string> labels;
+  SmallVec<std::string, 8> labels;
   for (const auto& a : inputs) {
     labels.push_back("argument " + std::to_string(all.size()));
     all.push_back(&a);
@@ -256,8 +370,9 @@ SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& 
     labels.push_back("where=");
     all.push_back(&*o.where);
   }
-  const detail::Target t = detail::pick_target(
-      *rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()), o.stream, labels);
+  const detail::Target t =
+      detail::pick_target(*rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()),
+                          o.stream, std::span<const std::string>(labels.data(), labels.size()));
   if (op.kind != OpKind::gufunc) detail::refuse_gufunc_options(op, o);
   if (o.where) detail::where_mask(*o.where, who(op));
   const Loop& loop = detail::pick_loop(op, t.family, inputs, o.dtype, o.signature, o.casting);
@@ -267,15 +382,22 @@ SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& 
 
 std::vector<Array> Ufunc::call(const std::vector<Array>& inputs, const CallOptions& o) const {
   auto r = run(inputs, o);
-  return std::vector<Array>(r.begin(), r.end());
+  return std::vector<Array>(std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
 }
 
-Array Ufunc::one(std::initializer_list<Array> inputs, const CallOptions& o) const {
+Array Ufunc::one(std::initializer_list<const Array*> inputs, const CallOptions& o) const {
   if (desc_->nout != 1) {
     throw ValueError(who(*desc_) + " has " + std::to_string(desc_->nout) +
                      " outputs; use .call(inputs) to get all of them");
   }
-  return run(std::span<const Array>(inputs.begin(), inputs.size()), o)[0];
+  SmallVec<Array, 4> res;
+  if (!fast_call(*rt_, *desc_, std::span<const Array* const>(inputs.begin(), inputs.size()), o,
+                 res)) {
+    SmallVec<Array, 8> in;
+    for (const Array* a : inputs) in.push_back(*a);
+    res = run(std::span<const Array>(in.data(), in.size()), o);
+  }
+  return std::move(res[0]);
 }
 
 }  // namespace loom

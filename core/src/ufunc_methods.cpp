@@ -186,10 +186,11 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
 Array Ufunc::outer(const Array& a, const Array& b, const CallOptions& o) const {
   detail::require_binary(*desc_, "outer");
   // a as a.shape + (1,)*b.ndim (a view with zero strides); b broadcasts from the left.
-  if (!a.valid() || !b.valid() || a.ndim() == 0) return one({a, b}, o);
+  if (!a.valid() || !b.valid() || a.ndim() == 0) return one({&a, &b}, o);
   Shape shape = a.shape(), strides = a.strides();
   for (int k = 0; k < b.ndim(); ++k) shape.push_back(1), strides.push_back(0);
-  return one({Array(a.buffer(), a.dtype(), shape, strides, a.offset()), b}, o);
+  const Array wide(a.buffer(), a.dtype(), shape, strides, a.offset());
+  return one({&wide, &b}, o);
 }
 
 }  // namespace loom

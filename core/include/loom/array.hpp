@@ -56,6 +56,12 @@ class Buffer {
 // Host memory aligned for SIMD loads; freed with std::free.
 std::shared_ptr<Buffer> allocate_host(std::size_t bytes);
 
+class Array;
+namespace detail {
+// empty() and the other creators, with the name of the function the user called in errors.
+Array empty_for(const char* what, Shape shape, DType dtype);
+}  // namespace detail
+
 class Array {
  public:
   Array() = default;
@@ -141,6 +147,14 @@ class Array {
   void check_typed(const char* what, DType want, bool write, int ndim = -1) const;
   void fill_from(const Array& value) const;
   [[noreturn]] void fill_range_error(const std::string& value) const;
+  // A fresh C-contiguous array whose shape the creator checked: no view checks (dispatch cost).
+  struct Fresh {};
+  Array(Fresh, std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Shape strides)
+      : buffer_(std::move(buffer)),
+        dtype_(dtype),
+        shape_(std::move(shape)),
+        strides_(std::move(strides)) {}
+  friend Array detail::empty_for(const char* what, Shape shape, DType dtype);
   std::shared_ptr<Buffer> buffer_;
   DType dtype_ = DType::float64;
   Shape shape_;

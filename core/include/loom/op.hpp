@@ -1,6 +1,7 @@
 // Operation descriptors: a ufunc, gufunc or reduction is a name, its arity, its loops in
 // declaration order (least to most inclusive) and, per loop, one implementation per backend family.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -120,6 +121,9 @@ struct OpDesc {
     std::shared_mutex mutex;
     std::unordered_map<std::uint64_t, int> plain;  // no dtype=/signature= override
     std::unordered_map<std::string, int> map;      // with an override
+    // The last plain key resolved and its loop, (key << 24) | loop, read without the lock: a
+    // call that repeats its dtypes takes neither lock nor hash (0: none yet).
+    std::atomic<std::uint64_t> last{0};
   };
   std::shared_ptr<Cache> cache = std::make_shared<Cache>();
 };

@@ -260,36 +260,36 @@ class Runtime;
 
 class Ufunc {
  public:
-  Array operator()(const Array& a, const CallOptions& o = {}) const { return one({a}, o); }
+  Array operator()(const Array& a, const CallOptions& o = {}) const { return one({&a}, o); }
   Array operator()(const Array& a, const Array& b, const CallOptions& o = {}) const {
-    return one({a, b}, o);
+    return one({&a, &b}, o);
   }
   Array operator()(const Array& a, const Array& b, const Array& c,
                    const CallOptions& o = {}) const {
-    return one({a, b, c}, o);
+    return one({&a, &b, &c}, o);
   }
   // Four to eight inputs the same way (options last, designated initializers work); more through
   // call({...}).
   Array operator()(const Array& a, const Array& b, const Array& c, const Array& d,
                    const CallOptions& o = {}) const {
-    return one({a, b, c, d}, o);
+    return one({&a, &b, &c, &d}, o);
   }
   Array operator()(const Array& a, const Array& b, const Array& c, const Array& d, const Array& e,
                    const CallOptions& o = {}) const {
-    return one({a, b, c, d, e}, o);
+    return one({&a, &b, &c, &d, &e}, o);
   }
   Array operator()(const Array& a, const Array& b, const Array& c, const Array& d, const Array& e,
                    const Array& f, const CallOptions& o = {}) const {
-    return one({a, b, c, d, e, f}, o);
+    return one({&a, &b, &c, &d, &e, &f}, o);
   }
   Array operator()(const Array& a, const Array& b, const Array& c, const Array& d, const Array& e,
                    const Array& f, const Array& g, const CallOptions& o = {}) const {
-    return one({a, b, c, d, e, f, g}, o);
+    return one({&a, &b, &c, &d, &e, &f, &g}, o);
   }
   Array operator()(const Array& a, const Array& b, const Array& c, const Array& d, const Array& e,
                    const Array& f, const Array& g, const Array& h,
                    const CallOptions& o = {}) const {
-    return one({a, b, c, d, e, f, g, h}, o);
+    return one({&a, &b, &c, &d, &e, &f, &g, &h}, o);
   }
   // Every output (divmod, modf); operator() needs an op with exactly one output.
   std::vector<Array> call(const std::vector<Array>& inputs, const CallOptions& o = {}) const;
@@ -311,7 +311,8 @@ class Ufunc {
 
  private:
   friend class Runtime;
-  Array one(std::initializer_list<Array> inputs, const CallOptions& o) const;
+  // Inputs by address: a one-element call must not copy its arrays (dispatch overhead).
+  Array one(std::initializer_list<const Array*> inputs, const CallOptions& o) const;
   SmallVec<Array, 4> run(std::span<const Array> inputs, const CallOptions& o) const;
   std::shared_ptr<const Runtime> rt_;  // keeps the runtime's state alive (docs/reliability.md)
   std::shared_ptr<const OpDesc> desc_;

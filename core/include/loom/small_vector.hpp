@@ -3,9 +3,12 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,7 +32,16 @@ class SmallVec {
     append(first, last);
   }
   SmallVec(const std::vector<T>& v) { append(v.begin(), v.end()); }  // NOLINT: interop
-  SmallVec(const SmallVec& o) { append(o.begin(), o.end()); }
+  SmallVec(const SmallVec& o) {
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      if (o.size_ <= N) {  // the whole inline buffer, a fixed-size copy (no call); a heap block
+        std::memcpy(buf_, o.ptr_, sizeof(buf_));  // holds more than N elements, so N are there
+        size_ = o.size_;
+        return;
+      }
+    }
+    append(o.begin(), o.end());
+  }
   SmallVec(SmallVec&& o) noexcept { take(std::move(o)); }
   SmallVec& operator=(const SmallVec& o) {
     if (this != &o) {
@@ -121,7 +133,17 @@ class SmallVec {
   T* inline_ptr() { return std::launder(reinterpret_cast<T*>(buf_)); }
   template <class It>
   void append(It first, It last) {
-    for (; first != last; ++first) emplace_back(*first);
+    using Cat = typename std::iterator_traits<It>::iterator_category;
+    if constexpr (std::is_base_of_v<std::random_access_iterator_tag, Cat>) {
+      // One capacity check, and a memmove for shapes and pointers (copies of shapes are on
+      // every call's path).
+      const auto n = static_cast<size_type>(last - first);
+      reserve(size_ + n);
+      std::uninitialized_copy(first, last, ptr_ + size_);
+      size_ += n;
+    } else {
+      for (; first != last; ++first) emplace_back(*first);
+    }
   }
   void release() {
     if (ptr_ != inline_ptr()) ::operator delete(ptr_, std::align_val_t(alignof(T)));
@@ -138,7 +160,11 @@ class SmallVec {
       o.cap_ = N;
       return;
     }
-    std::uninitialized_move(o.begin(), o.end(), ptr_);
+    if constexpr (std::is_trivially_copyable_v<T>) {
+      std::memcpy(buf_, o.buf_, sizeof(buf_));  // fixed size: no call
+    } else {
+      std::uninitialized_move(o.begin(), o.end(), ptr_);
+    }
     size_ = o.size_;
     o.clear();
   }
