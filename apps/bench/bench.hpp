@@ -55,6 +55,9 @@ void register_catalogue_cases(const Runtime& rt, const std::string& target, cons
 // target gives "<target>_host" cases on host arrays.
 void register_linalg_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                            bool device = false);
+// baseline_loop/histogram_<B>bins/float32/<size> (B = 10, 1024): the plain one-pass loop over the
+// kernel cases' input, to read kernel_histogram*_<B>bins against.
+void register_kernel_baselines(const Sizes& sizes);
 // Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
 void register_baselines(const Sizes& sizes);
 // Host kernel paths (apps/bench/kernel_path_cases.cpp): kernel_hypot_stride_sized (.size = n),

@@ -313,6 +313,19 @@ const std::vector<std::int32_t>& reference_histogram(std::int64_t n, std::int64_
   return cache.emplace(std::make_pair(n, nbins), std::move(h)).first->second;
 }
 
+// The loop a user writes for the same counts: one pass over x in order, the seeds' rule as the
+// kernels apply it (plugins/kernels/seeds.hpp, bin_of), no atomics.
+[[gnu::noinline]] void histogram_loop(const float* x, std::int64_t n, std::int32_t* h,
+                                      std::int64_t nbins) {
+  const float width = (kHistHi - kHistLo) / static_cast<float>(nbins);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float q = (x[i] - kHistLo) / width;
+    if (!(q > -1.0f && q < static_cast<float>(nbins))) continue;
+    const auto b = static_cast<std::int32_t>(q);
+    if (b >= 0 && b < nbins) ++h[b];
+  }
+}
+
 LaunchConfig explicit_config(const std::string& target, std::size_t shared_bytes = 0) {
   LaunchConfig c;
   c.blocks = kKernelBlocks;
@@ -424,6 +437,33 @@ void register_kernel_cases(const Runtime& rt, const std::string& target, const S
       name("kernel_hypot_stride", DType::float32, size, target).c_str(),
       [=](benchmark::State& st) { hypot_case(st, *r, target, n, device); });
   tune(b, n, sizes);
+}
+
+void register_kernel_baselines(const Sizes& sizes) {
+  const std::int64_t n = sizes.large;
+  for (std::int64_t nbins : {10, 1024}) {
+    auto* b = benchmark::RegisterBenchmark(
+        ("baseline_loop/histogram_" + std::to_string(nbins) + "bins/float32/" + apps::size_label(n))
+            .c_str(),
+        [=](benchmark::State& st) {
+          const float* x = reinterpret_cast<const float*>(normal_input(n).data());
+          std::vector<std::int32_t> h(static_cast<std::size_t>(nbins));
+          histogram_loop(x, n, h.data(), nbins);
+          if (h != reference_histogram(n, nbins)) {
+            st.SkipWithError("histogram loop: counts differ from the host cpu_histogram");
+            return;
+          }
+          for (auto _ : st) {
+            std::fill(h.begin(), h.end(), 0);
+            histogram_loop(x, n, h.data(), nbins);
+            benchmark::DoNotOptimize(h.data());
+          }
+          st.SetBytesProcessed(st.iterations() * (n * 4 + nbins * 4));
+          st.SetItemsProcessed(st.iterations() * n);
+          st.counters["bins"] = static_cast<double>(nbins);
+        });
+    tune(b, n, sizes);
+  }
 }
 
 Sizes sizes_from_env() {

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     }
     loom::bench::register_baselines(sizes);
     loom::bench::register_kernel_path_baselines(sizes);
+    loom::bench::register_kernel_baselines(sizes);
   } catch (const loom::Error& e) {
     std::cerr << "loom-bench: " << e.what() << "\n";
     return 1;

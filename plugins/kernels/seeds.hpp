@@ -20,7 +20,8 @@ struct AddOnePerThread {
   }
 };
 
-// out[i] = x[i] + y[i] with a grid-stride loop: any grid covers any length.
+// out[i] = x[i] + y[i] with a grid-stride loop: any grid covers any length. Written by hand
+// (Numba's idiom), so CUDA's mapping of elements to threads holds on every target.
 template <class T>
 struct AddGridStride {
   LOOM_HD void operator()(const ThreadCtx& t, View<const T> x, View<const T> y, View<T> out) const {
@@ -28,17 +29,22 @@ struct AddGridStride {
   }
 };
 
-// c[i] = hypot(a[i], b[i]) with a grid-stride loop (the seeds' hypot_stride). Four strides per
-// trip, loads first: c may alias a or b, so the compiler cannot move one trip's loads above the
-// previous trip's store, and a GPU needs several loads in flight per thread to reach its memory
-// bandwidth (a plain loop reached 1.25x of the copy floor on an H100, this one is measured in
-// docs/benchmarks.md).
+// c[i] = hypot(a[i], b[i]) with a grid-stride loop (the seeds' hypot_stride), written with
+// t.grid_stride(n): on the host each thread takes a contiguous run of elements, a plain counted
+// loop over neighbours (CUDA's mapping made each thread read elements a whole grid apart: 10x the
+// plain loop's time on [1024, 256]). The device keeps four strides per trip, loads first: c may
+// alias a or b, so the compiler cannot move one trip's loads above the previous trip's store, and
+// a GPU needs several loads in flight per thread to reach its memory bandwidth (a plain loop
+// reached 1.25x of the copy floor on an H100, this one is measured in docs/benchmarks.md). The
+// range's start/stop/step are CUDA's loop there (docs/kernels.md, "Grid-stride loops").
 template <class T>
 struct HypotGridStride {
   LOOM_HD void operator()(const ThreadCtx& t, View<const T> a, View<const T> b, View<T> c) const {
     const math::Hypot h;
-    const std::int64_t s = t.gridsize(), n = c.size();
-    std::int64_t i = t.grid();
+    const GridStride r = t.grid_stride(c.size());
+#if defined(__CUDA_ARCH__)
+    const std::int64_t s = r.step, n = r.stop;
+    std::int64_t i = r.start;
     for (; i + 3 * s < n; i += 4 * s) {
       const T a0 = a(i), a1 = a(i + s), a2 = a(i + 2 * s), a3 = a(i + 3 * s);
       const T b0 = b(i), b1 = b(i + s), b2 = b(i + 2 * s), b3 = b(i + 3 * s);
@@ -48,6 +54,9 @@ struct HypotGridStride {
       c(i + 3 * s) = h(a3, b3);
     }
     for (; i < n; i += s) c(i) = h(a(i), b(i));
+#else
+    for (const std::int64_t i : r) c(i) = h(a(i), b(i));
+#endif
   }
 };
 
@@ -125,7 +134,7 @@ struct HistogramShared {
     });
     const T width = (xmax - xmin) / static_cast<T>(nbins);
     b.each_thread([&](const ThreadCtx& t) {
-      for (std::int64_t i = t.grid(), n = x.size(); i < n; i += t.gridsize()) {
+      for (const std::int64_t i : t.grid_stride(x.size())) {  // contiguous runs on the host
         const std::int64_t k = bin_of(x(i), xmin, width, nbins);
         if (k >= 0) atomic_add(&local(k), std::int32_t{1});
       }

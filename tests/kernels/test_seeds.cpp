@@ -113,6 +113,28 @@ class SeedTest : public KernelTest {
     EXPECT_LE(worst, 1) << "hypot(" << av[at] << ", " << bv[at] << ") = " << got[at]
                         << ", std::hypot gives " << std::hypot(av[at], bv[at]);
   }
+
+  // n elements, every one of them written (c starts as NaN) with the hypot ufunc's bits.
+  void hypot_matches_ufunc(const LaunchConfig& cfg, std::int64_t n) {
+    for (DType dt : {DType::float32, DType::float64}) {
+      SCOPED_TRACE(std::string(loom::name(dt)) + ", n = " + std::to_string(n));
+      const auto av = random_values<double>(n, 25, -1e3, 1e3),
+                 bv = random_values<double>(n, 26, -1e3, 1e3);
+      const Array a = put(loom::from_vector(av).astype(dt));
+      const Array b = put(loom::from_vector(bv).astype(dt));
+      Array c = put(loom::full<double>({n}, std::nan("")).astype(dt));
+      launch("hypot_stride", cfg, a, b, c);
+      const Array u = rt().ufunc("hypot")(a, b, {.target = target()});
+      const auto cv = values_of<double>(get(c)), uv = values_of<double>(get(u));
+      std::int64_t differ = 0, first = -1;
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (!(cv[i] == uv[i]) && differ++ == 0) first = i;
+      }
+      EXPECT_EQ(differ, 0) << "elements differ; first at " << first << ": hypot_stride "
+                           << std::setprecision(17) << cv[first] << ", the hypot ufunc "
+                           << uv[first];
+    }
+  }
 };
 
 // --- add_kernel: one element per thread, with a bounds check --------------------------------
@@ -188,21 +210,23 @@ TEST_P(SeedTest, AddStrideReadsAndWritesReversedViews) {
 // seeds.hpp: hypot_stride uses the math plugin's Hypot functor, "the same bits as the hypot ufunc
 // on every target".
 TEST_P(SeedTest, HypotStrideGivesTheSameBitsAsTheHypotUfunc) {
-  for (DType dt : {DType::float32, DType::float64}) {
-    SCOPED_TRACE(std::string(loom::name(dt)));
-    const Array a = put(loom::from_vector(random_values<double>(5000, 25, -1e3, 1e3)).astype(dt));
-    const Array b = put(loom::from_vector(random_values<double>(5000, 26, -1e3, 1e3)).astype(dt));
-    Array c = put(loom::zeros({5000}, dt));
-    launch("hypot_stride", config(8, 64), a, b, c);
-    const Array u = rt().ufunc("hypot")(a, b, {.target = target()});
-    const auto cv = values_of<double>(get(c)), uv = values_of<double>(get(u));
-    std::int64_t differ = 0, first = -1;
-    for (std::int64_t i = 0; i < 5000; ++i) {
-      if (cv[i] != uv[i] && differ++ == 0) first = i;
-    }
-    EXPECT_EQ(differ, 0) << "elements differ; first at " << first << ": hypot_stride "
-                         << std::setprecision(17) << cv[first] << ", the hypot ufunc " << uv[first];
-  }
+  hypot_matches_ufunc(config(8, 64), 5000);
+}
+
+// hypot_stride is written with t.grid_stride: on the host each thread takes a run of elements
+// (units of 16 from 16 a thread on), on cuda CUDA's mapping. Many elements a thread, a count
+// that is no multiple of 16, and 2-D and 3-D grids and blocks (every element once, over all axes).
+TEST_P(SeedTest, HypotStrideWithManyElementsAThreadGivesTheUfuncsBitsEverywhere) {
+  hypot_matches_ufunc(config(4, 32), 40000);  // 312.5 a thread
+  hypot_matches_ufunc(config(4, 32), 40001);
+  hypot_matches_ufunc(config(4, 32), 2047);  // one short of 16 a thread
+  hypot_matches_ufunc(config(3, 7), 100003);
+}
+
+TEST_P(SeedTest, HypotStrideOn2DAnd3DLaunchesGivesTheUfuncsBitsEverywhere) {
+  hypot_matches_ufunc(config({3, 2}, {16, 4}), 30011);
+  hypot_matches_ufunc(config({2, 2, 3}, {4, 2, 8}), 30011);
+  hypot_matches_ufunc(config({2, 2, 3}, {4, 2, 8}), 100);
 }
 
 TEST_P(SeedTest, HypotStrideWithFewerThreadsThanElementsIsWithinOneUlpOfStdHypot) {
@@ -361,6 +385,21 @@ TEST_P(HistogramTest, OnOneBlockOfOneThreadMatchesTheSeedsCpuHistogram) {
 
 TEST_P(HistogramTest, WithAutomaticConfigurationMatchesTheSeedsCpuHistogram) {
   every_kernel_and_type(config_auto(), 100000);
+}
+
+// histogram_shared's middle phase is a t.grid_stride loop: many elements a thread (runs of 16s
+// on the host), and 2-D and 3-D grids and blocks, where every element counts once (the global
+// histogram's hand-written loop over x would count each once per thread along y and z).
+TEST_P(HistogramTest, SharedWithManyElementsAThreadMatchesTheSeedsCpuHistogram) {
+  histogram_case<float>("histogram_shared", config(8, 32), 200003, 10);
+  histogram_case<double>("histogram_shared", config(8, 32), 200003, 1000, -5.0, 7.0);
+  histogram_case<float>("histogram_shared", config(8, 32), 4095, 10);
+}
+
+TEST_P(HistogramTest, SharedOn2DAnd3DLaunchesMatchesTheSeedsCpuHistogram) {
+  histogram_case<float>("histogram_shared", config({4, 3}, {8, 4, 2}), 100000, 10);
+  histogram_case<double>("histogram_shared", config({2, 2, 2}, {16, 2}), 100000, 1000, -5.0, 7.0);
+  histogram_case<float>("histogram_shared", config({2, 2, 2}, {16, 2}), 50, 10);
 }
 
 TEST_P(HistogramTest, AddsToTheCountsAlreadyInTheHistogram) {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "loom/grid_stride.hpp"
 #include "loom/hd.hpp"
 #include "loom/local_array.hpp"
 #include "loom/view.hpp"
@@ -94,6 +95,32 @@ struct ThreadCtx {
   // The thread's rank in its block, x fastest (CUDA's linear thread order).
   LOOM_HD std::int64_t thread_rank() const {
     return (std::int64_t{threadIdx.z} * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  }
+
+  // The indices [0, n) of a grid-stride loop, this thread's share: `for (std::int64_t i :
+  // t.grid_stride(n))`. Every index comes up once across the grid (all of its axes), whatever
+  // the grid and n. On the device it is CUDA's loop (on a 1-D grid, from grid() by gridsize()); on
+  // the host a contiguous run of indices, so that the loop reads neighbouring elements
+  // (loom/grid_stride.hpp). Use it where no element's result depends on which thread handles it;
+  // write the loop by hand to keep CUDA's mapping on every target.
+  LOOM_HD GridStride grid_stride(std::int64_t n) const {
+    const std::int64_t per_block = blockDim.count();
+    const std::int64_t block =
+        (std::int64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    std::int64_t threads;
+#if defined(__CUDA_ARCH__)
+    threads = gridDim.count() * per_block;
+#else
+    // A grid of 2^63 threads or more cannot finish; saturating keeps the split well defined.
+    // Without a branch, since this runs once a thread.
+    std::uint64_t p;
+    const bool over = __builtin_mul_overflow(static_cast<std::uint64_t>(gridDim.count()),
+                                             static_cast<std::uint64_t>(per_block), &p);
+    p |= std::uint64_t{0} - over;       // all ones on overflow
+    p |= std::uint64_t{0} - (p >> 63);  // all ones from 2^63 on
+    threads = static_cast<std::int64_t>(p & INT64_MAX);
+#endif
+    return GridStride::over(n, block * per_block + thread_rank(), threads);
   }
 
   // Every thread of the block waits here until all have arrived (CUDA's __syncthreads). On the

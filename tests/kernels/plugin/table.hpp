@@ -482,6 +482,36 @@ struct SharedAtomics {
   }
 };
 
+// The thread's rank in the grid: blocks in CUDA's linear order (x fastest), then thread_rank().
+LOOM_HD inline std::int64_t grid_rank(const ThreadCtx& t) {
+  const std::int64_t block =
+      (std::int64_t{t.blockIdx.z} * t.gridDim.y + t.blockIdx.y) * t.gridDim.x + t.blockIdx.x;
+  return block * t.blockDim.count() + t.thread_rank();
+}
+
+// For every i of t.grid_stride(n): hits[i] += 1 and owner[i] = the thread's grid_rank. hits and
+// owner have n + 1 elements (at least one), so that a visit to n shows.
+struct GridStrideHits {
+  LOOM_HD void operator()(const ThreadCtx& t, View<std::int32_t> hits, View<std::int64_t> owner,
+                          std::int64_t n) const {
+    const std::int64_t rank = grid_rank(t);
+    for (const std::int64_t i : t.grid_stride(n)) {
+      atomic_add(&hits(i), std::int32_t{1});
+      owner(i) = rank;
+    }
+  }
+};
+
+// GridStrideHits in the middle phase of a block kernel, between two others.
+struct GridStrideHitsBlock {
+  LOOM_HD void operator()(const BlockCtx& b, View<std::int32_t> hits, View<std::int64_t> owner,
+                          std::int64_t n) const {
+    b.each_thread([&](const ThreadCtx&) {});
+    b.each_thread([&](const ThreadCtx& t) { GridStrideHits{}(t, hits, owner, n); });
+    b.each_thread([&](const ThreadCtx&) {});
+  }
+};
+
 inline void register_common(loom::Registrar& reg) {
   using i32 = std::int32_t;
   using u32 = std::uint32_t;
@@ -531,6 +561,8 @@ inline void register_common(loom::Registrar& reg) {
   kernel<Hits<1>, Hits<2>, Hits<3>>(reg, "t_hits", "hits[z, y, x] += 1 at grid<3>(), and dims");
   kernel<ScribbleOnConst>(reg, "t_scribble_const", "out = in, then writes -1 into const in");
   kernel<SharedAtomics>(reg, "t_shared_atomics", "atomics on shared memory, a block kernel");
+  kernel<GridStrideHits>(reg, "t_grid_stride", "hits[i] += 1, owner[i] = rank over grid_stride(n)");
+  kernel<GridStrideHitsBlock>(reg, "t_grid_stride_block", "t_grid_stride in a block kernel phase");
   kernel<WarpShuffle<i32>, WarpShuffle<u32>, WarpShuffle<i64>, WarpShuffle<u64>, WarpShuffle<float>,
          WarpShuffle<double>>(reg, "t_warp_shuffle",
                               "out(g, :) = shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync");
