@@ -341,16 +341,9 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
 
 }  // namespace
 
-SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& o) const {
-  const OpDesc& op = *desc_;
-  {
-    SmallVec<const Array*, 8> in;
-    for (const auto& a : inputs) in.push_back(&a);
-    SmallVec<Array, 4> res;
-    if (fast_call(*rt_, op, std::span<const Array* const>(in.data(), in.size()), o, res)) {
-      return res;
-    }
-  }
+// The general path: every check, broadcasting, casts, overlap copies, where=, every target.
+static SmallVec<Array, 4> general_call(const Runtime& rt, const OpDesc& op,
+                                       std::span<const Array> inputs, const CallOptions& o) {
   check_counts(op, inputs, o);
   for (std::size_t k = 0; k < o.out.size(); ++k) {
     if (o.out[k].writeable()) continue;
@@ -371,13 +364,23 @@ SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& 
     all.push_back(&*o.where);
   }
   const detail::Target t =
-      detail::pick_target(*rt_, o.target, op, std::span<const Array* const>(all.data(), all.size()),
+      detail::pick_target(rt, o.target, op, std::span<const Array* const>(all.data(), all.size()),
                           o.stream, std::span<const std::string>(labels.data(), labels.size()));
   if (op.kind != OpKind::gufunc) detail::refuse_gufunc_options(op, o);
   if (o.where) detail::where_mask(*o.where, who(op));
   const Loop& loop = detail::pick_loop(op, t.family, inputs, o.dtype, o.signature, o.casting);
   return op.kind == OpKind::gufunc ? call_gufunc(op, t, loop, inputs, o)
                                    : call_ufunc(op, t, loop, inputs, o);
+}
+
+SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& o) const {
+  SmallVec<const Array*, 8> in;
+  for (const auto& a : inputs) in.push_back(&a);
+  SmallVec<Array, 4> res;
+  if (fast_call(*rt_, *desc_, std::span<const Array* const>(in.data(), in.size()), o, res)) {
+    return res;
+  }
+  return general_call(*rt_, *desc_, inputs, o);
 }
 
 std::vector<Array> Ufunc::call(const std::vector<Array>& inputs, const CallOptions& o) const {
@@ -395,7 +398,7 @@ Array Ufunc::one(std::initializer_list<const Array*> inputs, const CallOptions& 
                  res)) {
     SmallVec<Array, 8> in;
     for (const Array* a : inputs) in.push_back(*a);
-    res = run(std::span<const Array>(in.data(), in.size()), o);
+    res = general_call(*rt_, *desc_, std::span<const Array>(in.data(), in.size()), o);
   }
   return std::move(res[0]);
 }
