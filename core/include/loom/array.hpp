@@ -53,7 +53,7 @@ class Buffer {
   Deleter deleter_;
 };
 
-// Host memory aligned for SIMD loads; freed with std::free.
+// Host memory aligned for SIMD loads (64 bytes, 2 MiB from 4 MiB on); the Buffer frees it.
 std::shared_ptr<Buffer> allocate_host(std::size_t bytes);
 
 class Array;
