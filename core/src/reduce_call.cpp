@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "call_common.hpp"
+#include "device_set.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
@@ -197,6 +198,11 @@ Array cast_for_loop(const Target& t, const Array& x, const ReduceTypes& rt) {
 
 Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
                     bool default_all) {
+  if (names_device_set(o.target.empty() ? rt.default_target() : o.target)) {
+    ReduceOptions so = o;
+    if (so.target.empty()) so.target = rt.default_target();
+    return device_set_reduce(rt, op, x, so, default_all);
+  }
   const std::string who = "reduction '" + op.name + "'";
   if (o.out) require_writeable(*o.out, who, "out=");
   SmallVec<const Array*, 4> all{&x};

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "device_set.hpp"
 #include "loom/error.hpp"
 #include "loom/plugin_file.hpp"
 #include "plugin_search.hpp"
@@ -236,6 +237,11 @@ std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) cons
     if (b && name == memo[i].name) return {b, 0};
   }
   const std::string t = name;
+  if (detail::names_device_set(t)) {
+    throw TargetError("target '" + t + "' names a device set, which ufunc and gufunc calls and " +
+                      "reductions take (docs/multi-gpu.md); this one runs on one device: name " +
+                      "it (" + t.substr(0, t.find(':')) + ":0)");
+  }
   std::string base = t;
   int device = 0;
   if (auto colon = t.find(':'); colon != std::string::npos) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "call_common.hpp"
+#include "device_set.hpp"
 #include "gufunc_plan.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
@@ -133,6 +134,10 @@ bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const
   }
   for (const auto& a : o.out) {
     if (!a.writeable()) return false;
+  }
+  // A named device (cuda:1) or a set of them (cuda:all): the general path.
+  if ((o.target.empty() ? rt.default_target() : o.target).find(':') != std::string::npos) {
+    return false;
   }
   const auto [backend, device] = rt.resolve_target(o.target);
   if (backend->family() != Family::host) return false;
@@ -344,6 +349,11 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
 // The general path: every check, broadcasting, casts, overlap copies, where=, every target.
 static SmallVec<Array, 4> general_call(const Runtime& rt, const OpDesc& op,
                                        std::span<const Array> inputs, const CallOptions& o) {
+  if (detail::names_device_set(o.target.empty() ? rt.default_target() : o.target)) {
+    CallOptions so = o;
+    if (so.target.empty()) so.target = rt.default_target();
+    return detail::device_set_call(rt, op, inputs, so, &general_call);
+  }
   check_counts(op, inputs, o);
   for (std::size_t k = 0; k < o.out.size(); ++k) {
     if (o.out[k].writeable()) continue;

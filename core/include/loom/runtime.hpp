@@ -410,7 +410,7 @@ class Runtime {
   std::vector<LoadedLibrary> libraries() const;
   std::vector<SearchNotice> search_notices() const;  // what the search passed over, in order
   std::vector<TargetInfo> targets() const;
-  std::string default_target() const { return default_target_; }
+  const std::string& default_target() const { return default_target_; }
   int num_threads() const;
   // n threads for the parallel backends; 0: all cores. ValueError for a negative n or one above
   // max_num_threads(), as for RuntimeOptions::num_threads and LOOM_NUM_THREADS.
@@ -422,6 +422,11 @@ class Runtime {
   // The backend that runs `target` ("cpu", "parallel", "cuda:1") and the device index.
   // TargetError for an unknown target (listing the known ones) or an unavailable one (why).
   std::pair<Backend*, int> resolve_target(const std::string& target) const;
+  // The single-device targets a device set names, in order: "cuda:all" gives "cuda:0", "cuda:1",
+  // ... (every device the backend has), "cuda:0,1" those two, a plain target itself alone.
+  // TargetError for an unknown or unavailable target, a device that does not exist, one listed
+  // twice, or an empty list entry (docs/multi-gpu.md).
+  std::vector<std::string> device_targets(const std::string& target) const;
 
   struct Impl;  // internal (core/src/runtime_impl.hpp)
 

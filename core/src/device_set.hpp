@@ -1,0 +1,34 @@
+// Device sets ("cuda:all", "cuda:0,1"): one call split over several devices of one backend, each
+// device running its rows on its own thread (docs/multi-gpu.md). Internal to libloom.
+#pragma once
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loom/runtime.hpp"
+#include "loom/small_vector.hpp"
+
+namespace loom::detail {
+
+// Whether `target` names a device set rather than one device: "<base>:all" or a list with ','.
+inline bool names_device_set(std::string_view target) {
+  const auto colon = target.find(':');
+  if (colon == std::string_view::npos) return false;
+  const std::string_view rest = target.substr(colon + 1);
+  return rest == "all" || rest.find(',') != std::string_view::npos;
+}
+
+// The ufunc/gufunc call of `op` on a device set: `part` is the single-device call each device
+// makes on its rows (the general path of ufunc_call.cpp).
+using PartCall = SmallVec<Array, 4> (*)(const Runtime&, const OpDesc&, std::span<const Array>,
+                                        const CallOptions&);
+SmallVec<Array, 4> device_set_call(const Runtime& rt, const OpDesc& op,
+                                   std::span<const Array> inputs, const CallOptions& o,
+                                   PartCall part);
+
+// A reduction on a device set (reduce_call.cpp's run_reduction with the same arguments).
+Array device_set_reduce(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
+                        bool default_all);
+
+}  // namespace loom::detail

@@ -1,0 +1,203 @@
+// Device sets (docs/multi-gpu.md) on the test backend "multidev" (tests/plugins/multidev: three
+// host devices), so that the splitting, the combine and the failure paths run without GPUs: every
+// result must equal the one-device call's, and the log must show each device's rows.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "loom/error.hpp"
+#include "loom/runtime.hpp"
+
+namespace loom {
+namespace {
+
+using V = std::vector<double>;
+
+Runtime& rt() {
+  static Runtime r(RuntimeOptions{
+      .plugin_path = {LOOM_TEST_SERIAL_DIR, LOOM_TEST_GOOD_DIR, LOOM_TEST_MULTIDEV_DIR},
+      .use_default_path = false});
+  return r;
+}
+
+// The backend's log (multidev.cpp): rows each device ran, summed over its calls since reset().
+struct Log {
+  using Rows = std::int64_t (*)(int, int*);
+  using Reset = void (*)();
+  Rows rows_fn = nullptr;
+  Reset reset_fn = nullptr;
+  Log() {
+    rt();  // loads the plugin
+    void* h = dlopen(LOOM_TEST_MULTIDEV_LIB, RTLD_NOW | RTLD_NOLOAD);
+    if (!h) return;
+    rows_fn = reinterpret_cast<Rows>(dlsym(h, "loom_test_multidev_rows"));
+    reset_fn = reinterpret_cast<Reset>(dlsym(h, "loom_test_multidev_reset"));
+  }
+  std::int64_t rows(int d) const {
+    int calls = 0;
+    return rows_fn(d, &calls);
+  }
+  void reset() const { reset_fn(); }
+};
+const Log& log() {
+  static const Log l;
+  return l;
+}
+
+Array ramp(Shape s, double scale = 1.0) {
+  std::int64_t n = 1;
+  for (auto d : s) n *= d;
+  V v(n);
+  for (std::int64_t i = 0; i < n; ++i) v[i] = scale * static_cast<double>(i % 97) - 3.5;
+  return from_vector(v, s);
+}
+
+TEST(DeviceSet, TargetsOfASet) {
+  EXPECT_EQ(rt().device_targets("multidev:all"),
+            (std::vector<std::string>{"multidev:0", "multidev:1", "multidev:2"}));
+  EXPECT_EQ(rt().device_targets("multidev:2,0"),
+            (std::vector<std::string>{"multidev:2", "multidev:0"}));
+  EXPECT_EQ(rt().device_targets("cpu"), (std::vector<std::string>{"cpu"}));
+}
+
+TEST(DeviceSet, BadListsAreTargetErrorsNamingTheEntry) {
+  auto msg = [](const std::string& t) {
+    try {
+      rt().device_targets(t);
+    } catch (const TargetError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(msg("multidev:0,0").find("device 0 is listed twice"), std::string::npos);
+  EXPECT_NE(msg("multidev:0,7").find("device 7 does not exist (3 device(s))"), std::string::npos);
+  EXPECT_NE(msg("multidev:0,").find("an empty entry"), std::string::npos);
+  EXPECT_NE(msg("multidev:0,x").find("must be a number"), std::string::npos);
+  EXPECT_NE(msg("nosuch:all").find("unknown target 'nosuch'"), std::string::npos);
+}
+
+TEST(DeviceSet, UfuncSplitsRowsOverEveryDeviceAndMatchesOneDevice) {
+  const Array x = ramp({10, 4}), y = ramp({10, 4}, 0.5);
+  const Array want = rt().ufunc("t_add")(x, y);
+  log().reset();
+  const Array got = rt().ufunc("t_add")(x, y, {.target = "multidev:all"});
+  EXPECT_EQ(got.to_vector<double>(), want.to_vector<double>());
+  // 10 rows over 3 devices: 4, 3, 3 rows of 4 elements.
+  EXPECT_EQ(log().rows(0), 16);
+  EXPECT_EQ(log().rows(1), 12);
+  EXPECT_EQ(log().rows(2), 12);
+}
+
+TEST(DeviceSet, BroadcastOperandsGoWholeAndOutIsWrittenInPlace) {
+  const Array x = ramp({7, 5}), row = ramp({5}, 2.0), col = ramp({7, 1}, 3.0);
+  Array out = empty({7, 5});
+  const Array want = rt().ufunc("t_add")(rt().ufunc("t_add")(x, row), col);
+  const Array tmp = rt().ufunc("t_add")(x, row, {.target = "multidev:0,2"});
+  const Array got = rt().ufunc("t_add")(tmp, col, {.target = "multidev:0,2", .out = {out}});
+  EXPECT_EQ(got.data(), out.data());
+  EXPECT_EQ(out.to_vector<double>(), want.to_vector<double>());
+}
+
+TEST(DeviceSet, FewerRowsThanDevicesUseFewerDevicesAndScalarsRunOnTheFirst) {
+  const Array x = ramp({2, 3});
+  log().reset();
+  EXPECT_EQ(rt().ufunc("t_add")(x, x, {.target = "multidev:all"}).to_vector<double>(),
+            rt().ufunc("t_add")(x, x).to_vector<double>());
+  EXPECT_GT(log().rows(0), 0);
+  EXPECT_GT(log().rows(1), 0);
+  EXPECT_EQ(log().rows(2), 0);
+  log().reset();
+  const Array s = from_vector(V{2.0}, {});
+  EXPECT_EQ(rt().ufunc("t_add")(s, s, {.target = "multidev:2,1"}).item<double>(), 4.0);
+  EXPECT_GT(log().rows(2), 0);
+  EXPECT_EQ(log().rows(1), 0);
+}
+
+TEST(DeviceSet, SeveralOutputsAndGufuncsOverLoopDims) {
+  const Array a = ramp({9, 2}), b = from_vector(V(18, 0.75), {9, 2});  // no zero divisor
+  const auto want = rt().ufunc("t_divmod").call({a, b});
+  const auto got = rt().ufunc("t_divmod").call({a, b}, {.target = "multidev:all"});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].to_vector<double>(), want[0].to_vector<double>());
+  EXPECT_EQ(got[1].to_vector<double>(), want[1].to_vector<double>());
+  const Array m = ramp({8, 3, 4}), n = ramp({8, 4, 2}, 0.5), v = ramp({4});
+  EXPECT_EQ(rt().ufunc("t_matmul")(m, n, {.target = "multidev:all"}).to_vector<double>(),
+            rt().ufunc("t_matmul")(m, n).to_vector<double>());
+  log().reset();
+  const Array dots = rt().ufunc("t_dot")(m, v, {.target = "multidev:all"});
+  EXPECT_EQ(dots.shape(), (Shape{8, 3}));
+  EXPECT_EQ(dots.to_vector<double>(), rt().ufunc("t_dot")(m, v).to_vector<double>());
+  EXPECT_EQ(log().rows(0) + log().rows(1) + log().rows(2), 24);  // 8 x 3 instances
+  EXPECT_EQ(log().rows(2), 6);                                   // rows 3, 3, 2 of 3 instances
+}
+
+TEST(DeviceSet, WhereAndAnOverlappingOutMatchOneDevice) {
+  const Array x = ramp({6, 3});
+  const Array mask = rt().ufunc("t_add")(x, x).astype(DType::bool_);  // nonzero entries
+  Array o1 = zeros({6, 3}), o2 = zeros({6, 3});
+  rt().ufunc("t_add")(x, x, {.out = {o1}, .where = mask});
+  rt().ufunc("t_add")(x, x, {.target = "multidev:all", .out = {o2}, .where = mask});
+  EXPECT_EQ(o2.to_vector<double>(), o1.to_vector<double>());
+  // out = x[1:] + x[:-1] written over x: each device must read x as it was.
+  Array a = ramp({10}), b = ramp({10});
+  rt().ufunc("t_add")(a.slice(0, 1, 10), a.slice(0, 0, 9), {.out = {a.slice(0, 0, 9)}});
+  rt().ufunc("t_add")(b.slice(0, 1, 10), b.slice(0, 0, 9),
+                      {.target = "multidev:all", .out = {b.slice(0, 0, 9)}});
+  EXPECT_EQ(b.to_vector<double>(), a.to_vector<double>());
+}
+
+TEST(DeviceSet, ReductionsCombinePartialsInDeviceOrder) {
+  const Array x = ramp({11, 4});
+  log().reset();
+  const Array s = rt().reduce("t_sum")(x, {.target = "multidev:all"});
+  EXPECT_EQ(log().rows(0) + log().rows(1) + log().rows(2), 44);
+  // Small integers in double: every order gives the same sum.
+  EXPECT_EQ(s.item<double>(), rt().reduce("t_sum")(x).item<double>());
+  const Array rows = rt().reduce("t_sum")(x, {.target = "multidev:all", .axis = 1});
+  EXPECT_EQ(rows.to_vector<double>(), rt().reduce("t_sum")(x, {.axis = 1}).to_vector<double>());
+  const Array cols = rt().reduce("t_max")(
+      x, {.target = "multidev:all", .axis = 0, .keepdims = true, .initial = 50.0});
+  EXPECT_EQ(cols.shape(), (Shape{1, 4}));
+  EXPECT_EQ(
+      cols.to_vector<double>(),
+      rt().reduce("t_max")(x, {.axis = 0, .keepdims = true, .initial = 50.0}).to_vector<double>());
+  const Array plus = rt().reduce("t_sum")(x, {.target = "multidev:all", .initial = 1000.0});
+  EXPECT_EQ(plus.item<double>(), rt().reduce("t_sum")(x, {.initial = 1000.0}).item<double>());
+  // The same bits run to run (a fixed combine order) with values that round.
+  const Array f = rt().ufunc("t_add")(ramp({1000}, 0.1), from_vector(V{1e-7}, {}));
+  const double once = rt().reduce("t_sum")(f, {.target = "multidev:all"}).item<double>();
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(rt().reduce("t_sum")(f, {.target = "multidev:all"}).item<double>(), once);
+  }
+}
+
+TEST(DeviceSet, AFailingDeviceIsAnErrorAfterEveryPartEnded) {
+  const Array x = ramp({30, 2});
+  setenv("LOOM_TEST_MULTIDEV_FAIL", "1", 1);
+  EXPECT_THROW(rt().ufunc("t_add")(x, x, {.target = "multidev:all"}), DeviceError);
+  EXPECT_THROW(rt().reduce("t_sum")(x, {.target = "multidev:all"}), DeviceError);
+  unsetenv("LOOM_TEST_MULTIDEV_FAIL");
+  EXPECT_EQ(rt().ufunc("t_add")(x, x, {.target = "multidev:all"}).to_vector<double>(),
+            rt().ufunc("t_add")(x, x).to_vector<double>());
+}
+
+TEST(DeviceSet, CallsThatRunOnOneDeviceSaySo) {
+  const Array x = ramp({4});
+  try {
+    rt().ufunc("t_add").accumulate(x, {.target = "multidev:all"});
+    FAIL() << "no error";
+  } catch (const TargetError& e) {
+    EXPECT_NE(std::string(e.what()).find("names a device set"), std::string::npos) << e.what();
+  }
+  Array wrong = empty({3});
+  EXPECT_THROW(
+      rt().ufunc("t_add")(ramp({6}), ramp({6}), {.target = "multidev:all", .out = {wrong}}),
+      ShapeError);
+}
+
+}  // namespace
+}  // namespace loom
