@@ -385,8 +385,9 @@ TEST(Gufunc, SumRowOnBothPaths) {
       const Array sums = device_gufunc(b, "sum_row", {r}, {{s[0], s[1]}})[0];
       EXPECT_TRUE(close(sums, want, dt == DType::float32 ? 1e-5 : 1e-12));
       // Narrow rows take cascade_sum's order on both targets: the same bits.
-      if (s[2] < 32)
+      if (s[2] < 32) {
         EXPECT_TRUE(same_bits(sums, want)) << loom::shape_str(s) << " " << loom::name(dt);
+      }
     }
   }
 }
