@@ -4,8 +4,10 @@
 // core passes (takes_start: no fill kernel, no join). Small or strided sums and sums along axes
 // keep the generic reduction kernels of def/reduce.cuh.
 #include <algorithm>
+#include <cstdint>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
+#include <limits>
 
 #include "cub_sum.hpp"
 #include "functors.hpp"
@@ -67,6 +69,18 @@ void generic(const ReduceCall& c, const void* data) {
   def::cu::red_launch<Add, T>(c, data);
 }
 
+template <class T, class N>
+void reduce_n(const T* x, T* out, N n, cuda::std::plus<T> plus, T start, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  def::cu::check(cub::DeviceReduce::Reduce(nullptr, bytes, x, out, n, plus, start, stream),
+                 "cub::DeviceReduce::Reduce (temporary storage size)");
+  void* tmp = nullptr;
+  def::cu::check(cudaMallocAsync(&tmp, bytes, stream), "cudaMallocAsync (sum scratch)");
+  const cudaError_t err = cub::DeviceReduce::Reduce(tmp, bytes, x, out, n, plus, start, stream);
+  (void)cudaFreeAsync(tmp, stream);
+  def::cu::check(err, "cub::DeviceReduce::Reduce");
+}
+
 template <class T>
 void cub_sum(const ReduceCall& c, const void* data) {
   const StridedIter& it = c.iter;
@@ -77,14 +91,13 @@ void cub_sum(const ReduceCall& c, const void* data) {
   T* out = reinterpret_cast<T*>(it.base[0]);
   const cuda::std::plus<T> plus;
   const T start = static_cast<T>(c.start);
-  std::size_t bytes = 0;
-  def::cu::check(cub::DeviceReduce::Reduce(nullptr, bytes, x, out, n, plus, start, stream),
-                 "cub::DeviceReduce::Reduce (temporary storage size)");
-  void* tmp = nullptr;
-  def::cu::check(cudaMallocAsync(&tmp, bytes, stream), "cudaMallocAsync (sum scratch)");
-  const cudaError_t err = cub::DeviceReduce::Reduce(tmp, bytes, x, out, n, plus, start, stream);
-  (void)cudaFreeAsync(tmp, stream);
-  def::cu::check(err, "cub::DeviceReduce::Reduce");
+  // CUB picks its offset type from the count's: a 32-bit count gets 32-bit offsets (cheaper
+  // index arithmetic in the kernels; CuPy passes an int), larger arrays 64-bit ones.
+  if (n <= std::numeric_limits<std::int32_t>::max()) {
+    reduce_n(x, out, static_cast<std::int32_t>(n), plus, start, stream);
+  } else {
+    reduce_n(x, out, n, plus, start, stream);
+  }
 }
 
 template <class T>

@@ -1,12 +1,14 @@
 // def::ufunc<F, Sigs...>(reg, name, doc), the CUDA twin of ufunc.hpp: one device loop per
 // signature, filling the cuda family's slot. The launcher (host code in the plugin) launches a
-// grid-stride kernel on the call's stream: all operands contiguous takes 16-byte vector loads and
-// stores (a scalar head and tail around them); anything else decomposes the flat index over up to
-// kMaxDims dims. The T(T,T) loops also carry the device loops of the reduce, accumulate and at
-// methods (methods.cuh). Only ever included by .cu files.
+// kernel on the call's stream: all operands contiguous takes 16-byte vector loads and stores (a
+// scalar head and tail around them), a thread per vector over as many blocks as that takes;
+// anything else is a grid-stride loop that decomposes the flat index over up to kMaxDims dims.
+// The T(T,T) loops also carry the device loops of the reduce, accumulate and at methods
+// (methods.cuh). Only ever included by .cu files.
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -106,45 +108,25 @@ __device__ __forceinline__ void elem_at(const F& f, const ContigParams<NA>& p, s
   elem<S>(f, ptr, is, js);
 }
 
-// kU vectors per thread and iteration, all loaded before any is computed or stored: the stores
-// may alias the loads as far as the compiler knows, so without this the loads would serialize.
+// Vector v alone: loaded, computed, stored.
 template <class S, class F, int V, int NA, std::size_t... I, std::size_t... J>
-__device__ __forceinline__ void vec_loop(const F& f, const ContigParams<NA>& p, std::int64_t tid,
-                                         std::int64_t nth, std::index_sequence<I...>,
-                                         std::index_sequence<J...>) {
+__device__ __forceinline__ void vec_at(const F& f, const ContigParams<NA>& p, std::int64_t v,
+                                       std::index_sequence<I...>, std::index_sequence<J...>) {
   using In = Tup<Pack<std::tuple_element_t<I, typename S::in_t>, V>...>;
   using Out = Tup<Pack<std::tuple_element_t<J, typename S::out_t>, V>...>;
-  constexpr int kU = 2;
-  for (std::int64_t v0 = tid; v0 < p.nvec; v0 += kU * nth) {
-    In in[kU];
+  const std::int64_t e = p.head + v * V;
+  In in;
+  ((get<I>(in) = *reinterpret_cast<const Pack<std::tuple_element_t<I, typename S::in_t>, V>*>(
+        p.base[I] +
+        e * static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>)))),
+   ...);
+  Out out;
 #pragma unroll
-    for (int u = 0; u < kU; ++u) {
-      const std::int64_t v = v0 + u * nth;
-      if (v < p.nvec) {
-        const std::int64_t e = p.head + v * V;
-        ((get<I>(in[u]) =
-              *reinterpret_cast<const Pack<std::tuple_element_t<I, typename S::in_t>, V>*>(
-                  p.base[I] + e * static_cast<std::int64_t>(
-                                      sizeof(std::tuple_element_t<I, typename S::in_t>)))),
-         ...);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < kU; ++u) {
-      const std::int64_t v = v0 + u * nth;
-      if (v < p.nvec) {
-        const std::int64_t e = p.head + v * V;
-        Out out;
-#pragma unroll
-        for (int l = 0; l < V; ++l) S::apply(f, get<I>(in[u]).v[l]..., get<J>(out).v[l]...);
-        ((*reinterpret_cast<Pack<std::tuple_element_t<J, typename S::out_t>, V>*>(
-              p.base[S::nin + J] +
-              e * static_cast<std::int64_t>(sizeof(std::tuple_element_t<J, typename S::out_t>))) =
-              get<J>(out)),
-         ...);
-      }
-    }
-  }
+  for (int l = 0; l < V; ++l) S::apply(f, get<I>(in).v[l]..., get<J>(out).v[l]...);
+  ((*reinterpret_cast<Pack<std::tuple_element_t<J, typename S::out_t>, V>*>(
+        p.base[S::nin + J] + e * static_cast<std::int64_t>(sizeof(
+                                     std::tuple_element_t<J, typename S::out_t>))) = get<J>(out)),
+   ...);
 }
 
 template <class F, class In, class Out, int NA, int V>
@@ -158,7 +140,10 @@ __global__ void ew_contig(F f, ContigParams<NA> p) {
   for (std::int64_t i = tid; i < p.head; i += nth) elem_at<S>(f, p, i, is, js);
   const std::int64_t tail = p.head + p.nvec * V;
   for (std::int64_t i = tail + tid; i < p.n; i += nth) elem_at<S>(f, p, i, is, js);
-  if constexpr (V > 1) vec_loop<S, F, V>(f, p, tid, nth, is, js);
+  // The launcher gives a thread per vector: this loop runs once but for the largest arrays.
+  if constexpr (V > 1) {
+    for (std::int64_t v = tid; v < p.nvec; v += nth) vec_at<S, F, V>(f, p, v, is, js);
+  }
 }
 
 template <class F, class In, class Out, int NA>
@@ -220,8 +205,16 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
       }
     }
     constexpr auto kernel = &ew_contig<F, typename S::in_t, typename S::out_t, NA, V>;
-    const std::int64_t work = p.nvec > 0 ? (p.nvec + 1) / 2 : n;
-    kernel<<<grid_for<kernel>(work), kThreads, 0, stream>>>(f, p);
+    // A thread per 16-byte vector over as many blocks as that takes (CuPy's and PyTorch's
+    // elementwise geometry), not a grid-stride loop over a resident grid: the block scheduler
+    // hands out the work as multiprocessors free up rather than each thread owning a fixed
+    // share, and a thread carries no unrolled loop (fewer registers, more warps resident).
+    // Without vectors, a thread per element the same way.
+    const std::int64_t work = p.nvec > 0 ? p.nvec : n;
+    const std::int64_t need = (work + kThreads - 1) / kThreads;
+    const int blocks = static_cast<int>(
+        std::min<std::int64_t>(need < 1 ? 1 : need, std::numeric_limits<int>::max()));
+    kernel<<<blocks, kThreads, 0, stream>>>(f, p);
     check_launch("elementwise kernel launch");
   } else {
     if (it.shape.size() > static_cast<std::size_t>(kMaxDims)) {
