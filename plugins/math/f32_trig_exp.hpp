@@ -1,0 +1,120 @@
+// float32 sin, cos and exp of xsimd batches evaluated in float lanes (16 a 512-bit register),
+// where the target has FMA (LOOM_F32_LANES): trig.hpp's float32 sin / cos widen each lane to
+// float64 (8 lanes a register, plus the conversions) and xsimd's float exp is 1.5 ulp off. Every
+// lane takes the same steps whatever its neighbours hold; lanes these kernels do not cover (inf,
+// NaN and those listed at each) come out wrong, for the caller to recompute.
+// - sin, cos: k = round(x 2/pi), x = k pi/2 + rh + rl with pi/2 = P1 + P2 + P3 (P1 x k exact in
+//   one fma, k P2 rounded then its error recovered by another fma, the difference summed by a
+//   Fast2Sum that is exact here), then sin or cos of r = rh + rl on |r| <= pi/4 + 0.006 by the
+//   quadrant k mod 4. sin r = rh + c, c = rl (1 - r^2/2) + r^3 S(r^2) with rh^3 split exactly
+//   (its two roundings would cost up to 0.17 ulp) and S(r^2) = S0 + r^2 S1(r^2); cos r = (1 -
+//   rh^2/2, exact as s + e) + e - rh rl + r^4 C(r^2). Each rounds about once: c is at most 0.12 of
+//   sin r (its rounding: 0.06 ulp at most). Covered: |x| <= kSinCosMax.
+// - exp: n = round(32 x log2 e), r = x - n ln2/32 (ln2/32 in two parts; the first product is
+//   exact), exp x = 2^(n >> 5) 2^((n & 31)/32) (1 + q), 2^(j/32) from f32_kernels.hpp's hi + lo
+//   table and q = e^r - 1 of degree 3 (2^-33), the exponent added in the bits. Covered: x in
+//   [-87, 88] (beyond: overflow, subnormal results).
+#pragma once
+#include <type_traits>
+
+#include "f32_kernels.hpp"
+
+#if !defined(__CUDACC__) && LOOM_F32_LANES
+namespace loom::math::detail::simd::f32 {
+
+// c - a b and a b - c, rounded once.
+template <class B>
+[[gnu::always_inline]] inline B fnmadd(B a, B b, B c) {
+  using V = typename B::register_type;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_fnmadd_ps(a, b, c));
+#endif
+  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_fnmadd_ps(a, b, c));
+  if constexpr (std::is_same_v<V, __m128>) return B(_mm_fnmadd_ps(a, b, c));
+  return trig::fmadd(B(0) - a, b, c);
+}
+template <class B>
+[[gnu::always_inline]] inline B fmsub(B a, B b, B c) {
+  using V = typename B::register_type;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_fmsub_ps(a, b, c));
+#endif
+  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_fmsub_ps(a, b, c));
+  if constexpr (std::is_same_v<V, __m128>) return B(_mm_fmsub_ps(a, b, c));
+  return trig::fmadd(a, b, B(0) - c);
+}
+
+// Lanes of a where bit 0 of n is set, b elsewhere.
+template <class BF>
+[[gnu::always_inline]] inline BF select_odd(bits_t<BF> n, BF a, BF b) {
+  using V = typename BF::register_type;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<V, __m512>)
+    return BF(_mm512_mask_blend_ps(_mm512_test_epi32_mask((__m512i)n, _mm512_set1_epi32(1)), b, a));
+#endif
+  if constexpr (std::is_same_v<V, __m256>) return BF(_mm256_blendv_ps(b, a, (__m256)(n << 31)));
+  if constexpr (std::is_same_v<V, __m128>) return BF(_mm_blendv_ps(b, a, (__m128)(n << 31)));
+  const bits_t<BF> m = (n << 31) >> 31;
+  return from_bits<BF>((bits(a) & m) | (bits(b) & ~m));
+}
+
+// Largest |x| sincos_f32 reduces: |k| < 2^16.4, so |k P2| < 2^-6 and x - k P1 is exact; the
+// rounding of x 2/pi (2/pi as a float) leaves |r| <= pi/4 + 0.0052.
+inline constexpr float kSinCosMax = 0x1p17f;
+
+// sin (Cos false) or cos of float lanes with |x| <= kSinCosMax (others: wrong values).
+template <bool Cos, class BF>
+[[gnu::always_inline]] inline BF sincos_f32(BF x) {
+  using I = bits_t<BF>;
+  // pi/2 = P1 + P2 + P3 + 1e-23; P1 below pi/2, so that P2 > 0 and k P2 = +0 for x = -0.
+  constexpr float P1 = 0x1.921fb4p+0f, P2 = 0x1.4442d2p-24f, P3 = -0x1.ee59dap-50f;
+  const BF t = trig::fmadd(x, BF(0x1.45f306p-1f), BF(0x1.8p23f));  // k in its last bits
+  const BF k = t - BF(0x1.8p23f);
+  const BF r1 = trig::fmadd(k, BF(-P1), x);  // exact (a multiple of 2^-24 below 1)
+  // rh = r1 - k P2 rounded; the Fast2Sum is exact (|r1| >= |th|, or r1 a multiple of ulp(th)),
+  // so d - k P2 (one fma) is what rh left out. nrl = -rl, so that sin(-0) comes out -0 below.
+  const BF th = k * BF(P2), rh = r1 - th, d = r1 - rh;
+  const BF nrl = trig::fmadd(k, BF(P3), fmsub(k, BF(P2), d));
+  const BF z = rh * rh, zl = fmsub(rh, rh, z);  // rh^2 = z + zl
+  // sin: rh^3 = p3 + q; -c = -S0 r^3 - r^5 S1(z) - rl (1 - z/2); sin r = rh - (-c). -S0 r^3 is
+  // up to 0.12 of sin r, so its factors are not rounded before the last fma (a rounded S(z) would
+  // add up to 0.06 ulp).
+  constexpr float S0 = -0x1.555556p-3f;
+  const BF p3 = rh * z, q = trig::fmadd(rh, zl, fmsub(rh, z, p3));
+  BF s = trig::fmadd(z, BF(-0x1.7b74b8p-19f), BF(0x1.a056dap-13f));
+  s = trig::fmadd(z, s, BF(-0x1.111172p-7f));  // -S1(z)
+  const BF nrl1 = trig::fmadd(z, nrl * BF(-0.5f), nrl);
+  const BF nc = trig::fmadd(p3 * z, s, trig::fmadd(q, BF(-S0), nrl1));
+  const BF ys = rh - trig::fmadd(p3, BF(-S0), nc);
+  // cos: 1 - z/2 = h + e exactly (1 - h is exact: h >= 0.69); cos r = h + (e - zl/2 - rh rl +
+  // z^2 C(z)).
+  const BF h = trig::fmadd(z, BF(-0.5f), BF(1)), e = trig::fmadd(z, BF(-0.5f), BF(1) - h);
+  BF c = trig::fmadd(z, BF(0x1.99e154p-16f), BF(-0x1.6c0c1ap-10f));
+  c = trig::fmadd(z, c, BF(0x1.55554ap-5f));
+  const BF yc = h + trig::fmadd(z * z, c, trig::fmadd(rh, nrl, trig::fmadd(zl, BF(-0.5f), e)));
+  // Quadrant k (cos: k + 1) mod 4: odd takes the cos branch, 2 and 3 flip the sign.
+  const I n = Cos ? wrap_add(bits(t), I{} + 1) : bits(t);
+  const BF y = select_odd<BF>(n, yc, ys);
+  return from_bits<BF>(bits(y) ^ ((n << 30) & (int)0x80000000u));
+}
+
+// exp of float lanes in [kExpMin, kExpMax] (others and NaN: wrong values). Below -87.33 the result
+// is subnormal, above 88.72 it overflows; the bounds keep 2^(n >> 5) and the result normal.
+inline constexpr float kExpMin = -87.0f, kExpMax = 88.0f;
+template <class BF>
+[[gnu::always_inline]] inline BF exp_f32(BF x) {
+  using I = bits_t<BF>;
+  // t = x log2 e rounded to a multiple of 1/32 (|x log2 e| <= 127, ulp(1.5 2^18) = 2^-5): n = 32 t
+  // in its last bits. Then r = x - t ln2: the first fma is exact (a multiple of 2^-30 below 2^-6).
+  const BF t = trig::fmadd(x, BF(0x1.715476p+0f), BF(0x1.8p18f)), kf = t - BF(0x1.8p18f);
+  const BF r = trig::fmadd(kf, BF(0x1.05c610p-29f), trig::fmadd(kf, BF(-0x1.62e430p-1f), x));
+  // q = e^r - 1 on |r| <= ln2/64 + 3e-6 (relative error of e^r below 2^-33).
+  const BF q = trig::fmadd(r * r, trig::fmadd(r, BF(0x1.555582p-3f), BF(0x1.000088p-1f)), r);
+  const I n = bits(t);
+  const BF hi = lookup32<BF>(kExp2Hi, n);
+  const BF m = hi + trig::fmadd(hi, q, lookup32<BF>(kExp2Lo, n));  // 2^((n & 31)/32) e^r
+  return from_bits<BF>(wrap_add(bits(m), (I)((typename bits_of<BF>::utype)n << 18 & 0xff800000u)));
+}
+
+}  // namespace loom::math::detail::simd::f32
+#endif
