@@ -75,8 +75,8 @@ template <bool Cos, class BF>
   const BF p3 = rh * z, q = trig::fmadd(rh, zl, fmsub(rh, z, p3));
   BF s = trig::fmadd(z, BF(-0x1.7b74b8p-19f), BF(0x1.a056dap-13f));
   s = trig::fmadd(z, s, BF(-0x1.111172p-7f));  // -S1(z)
-  const BF nrl1 = trig::fmadd(z, nrl * BF(-0.5f), nrl);
-  const BF nc = trig::fmadd(p3 * z, s, trig::fmadd(q, BF(-S0), nrl1));
+  // -c's small terms: z (p3 (-S1) + rl/2) + (-S0 q - rl).
+  const BF nc = trig::fmadd(z, trig::fmadd(p3, s, nrl * BF(-0.5f)), trig::fmadd(q, BF(-S0), nrl));
   const BF ys = rh - trig::fmadd(p3, BF(-S0), nc);
   // cos: 1 - z/2 = h + e exactly (1 - h is exact: h >= 0.69); cos r = h + (e - zl/2 - rh rl +
   // z^2 C(z)).
