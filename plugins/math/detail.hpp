@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "f32_kernels.hpp"
+#include "f32_trig_exp.hpp"
 #include "loom/hd.hpp"
 #include "trig.hpp"
 
@@ -98,8 +99,9 @@ B patch_lanes(B r, B x, M edge, Fn fn) {
 
 // exp and log as libm gives them. xsimd 8.1's batch exp returns 0 where the result is subnormal
 // and inf from x = 88.38 (float) / 709.44 (double) where it is still finite; its double log is
-// wrong for subnormal x. Those lanes are recomputed with std::exp / std::log. float log is
-// f32_kernels.hpp's where the target has FMA (faster than xsimd's, within 0.54 ulp).
+// wrong for subnormal x. Those lanes are recomputed with std::exp / std::log. float exp and log
+// are f32_trig_exp.hpp's and f32_kernels.hpp's where the target has FMA (faster than xsimd's,
+// within 0.55 and 0.54 ulp over every float).
 template <class T>
 LOOM_HD T exp_ieee(T x) {
   using std::exp;
@@ -107,8 +109,16 @@ LOOM_HD T exp_ieee(T x) {
     return exp(x);
   } else {
     using S = typename T::value_type;
+    auto c_exp = [](S v) { return std::exp(v); };
+#if !defined(__CUDACC__) && LOOM_F32_LANES  // batches exist in host builds only
+    if constexpr (sizeof(S) == 4) {
+      // [-87, 88] in float; beyond (overflow, subnormal results) and NaN: std::exp.
+      const auto far = !(x >= T(simd::f32::kExpMin) && x <= T(simd::f32::kExpMax));
+      return patch_lanes(simd::f32::exp_f32(x), x, far, c_exp);
+    }
+#endif
     const T lo(sizeof(S) == 8 ? -708.0 : -87.0), hi(sizeof(S) == 8 ? 709.0 : 88.0);
-    return patch_lanes(exp(x), x, (x < lo) || (x > hi), [](S v) { return std::exp(v); });
+    return patch_lanes(exp(x), x, (x < lo) || (x > hi), c_exp);
   }
 }
 template <class T>
@@ -132,8 +142,22 @@ LOOM_HD T log_ieee(T x) {
   }
 }
 
-// sin (Cos false) and cos: libm's for scalars; for batches trig.hpp's, lane by lane, with the lanes
-// it does not reduce (|x| > trig::kMax, inf, NaN) recomputed with std::sin / std::cos.
+// trig.hpp's sin / cos of a batch (float lanes widened to float64), with the lanes it does not
+// reduce (|x| > trig::kMax, inf, NaN) recomputed with std::sin / std::cos.
+template <bool Cos, class T>
+__attribute__((always_inline)) inline T sincos_wide(T x) {
+  using S = typename T::value_type;
+  return patch_lanes(trig::sincos<Cos>(x), x, !(abs(x) <= T(trig::kMax)),
+                     [](S v) { return Cos ? std::cos(v) : std::sin(v); });
+}
+// r with the lanes where `far` holds taken from sincos_wide: out of line, as patch_edge_lanes.
+template <bool Cos, class T, class M>
+__attribute__((noinline, cold)) T sincos_far(T r, T x, M far) {
+  return select(far, sincos_wide<Cos>(x), r);
+}
+
+// sin (Cos false) and cos: libm's for scalars; for batches f32_trig_exp.hpp's (float lanes, where
+// the target has FMA) or trig.hpp's, lane by lane.
 template <bool Cos, class T>
 __attribute__((always_inline)) inline LOOM_HD T sincos_ieee(T x) {
   using std::cos;
@@ -142,8 +166,15 @@ __attribute__((always_inline)) inline LOOM_HD T sincos_ieee(T x) {
     return Cos ? cos(x) : sin(x);
   } else {
     using S = typename T::value_type;
-    return patch_lanes(trig::sincos<Cos>(x), x, !(abs(x) <= T(trig::kMax)),
-                       [](S v) { return Cos ? std::cos(v) : std::sin(v); });
+#if !defined(__CUDACC__) && LOOM_F32_LANES  // batches exist in host builds only
+    if constexpr (sizeof(S) == 4) {
+      // f32_trig_exp.hpp's in float for |x| <= 2^17; the others (rare) as below.
+      const auto far = !(abs(x) <= T(simd::f32::kSinCosMax));
+      const T r = simd::f32::sincos_f32<Cos>(x);
+      return any(far) ? sincos_far<Cos>(r, x, far) : r;
+    }
+#endif
+    return sincos_wide<Cos>(x);
   }
 }
 

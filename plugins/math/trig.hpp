@@ -7,7 +7,8 @@
 //   and x - k*C1 is exact), then fdlibm's __kernel_sin / __kernel_cos (FreeBSD k_sin.c, k_cos.c)
 //   on rh + rl, the quadrant k mod 4 picking sin or cos and the sign.
 // - float32: widened to float64, x = q*pi/2 + r with |r| <= pi/2 and q even (sin) or odd (cos),
-//   and one polynomial for sin(r) accurate to 2^-33, rounded once to float.
+//   and one polynomial for sin(r) accurate to 2^-33, rounded once to float. detail.hpp uses it
+//   where the target has no FMA, and for the lanes beyond f32_trig_exp.hpp's float kernel's range.
 // Lanes with |x| > kMax, inf or NaN come out wrong here: the caller recomputes them with libm.
 // nvcc compiles the scalar functors only: for it this header declares sincos and nothing more.
 #pragma once

@@ -1,7 +1,8 @@
 // loom_f32_sweep: accuracy sweeps of the math plugin's float32 batch functions (simd_libm.hpp,
-// f32_kernels.hpp, detail.hpp) against double references, outside the parity suite (slow: the
-// log sweep takes every positive float). Built on request only: cmake --build build --target
-// loom_f32_sweep; then loom_f32_sweep log | atan2 [n] | pow [n] (n random pairs, default 2^26).
+// f32_kernels.hpp, f32_trig_exp.hpp, detail.hpp) against double references, outside the parity
+// suite (slow: the log sweep takes every positive float, sin, cos and exp every float, on all
+// cores). Built on request only: cmake --build build --target loom_f32_sweep; then
+// loom_f32_sweep log | sin | cos | exp | atan2 [n] | pow [n] (n random pairs, default 2^26).
 // Errors are |got - ref| / ulp(ref) in float; the double reference is within 2^-52 of the truth.
 // pow reports the lanes with |y log2 x| <= 124.9 (f32::pow_f32's own) and all lanes apart.
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
+#include <vector>
 #include <xsimd/xsimd.hpp>
 
 #include "detail.hpp"
@@ -65,6 +68,67 @@ int sweep_log() {
   }
   w.print("log, every float in [0, inf]");
   return 0;
+}
+
+// Every float's bit pattern (2^32) through fn, against ref in double, on all cores. Reports the
+// worst over the lanes with |x| <= own (the float kernel's range) and over all.
+template <class Fn, class Ref>
+int sweep_all(const char* name, Fn fn, Ref ref, float own) {
+  const unsigned nt = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<Worst> w_own(nt), w_all(nt);
+  std::vector<std::thread> pool;
+  constexpr std::uint64_t total = 1ULL << 32;
+  for (unsigned t = 0; t < nt; ++t) {
+    pool.emplace_back([&, t] {
+      alignas(64) std::uint32_t u[B::size];
+      alignas(64) float r[B::size];
+      const std::uint64_t lo = total / nt * t, hi = t + 1 == nt ? total : total / nt * (t + 1);
+      for (std::uint64_t b = lo; b < hi; b += B::size) {
+        for (std::size_t l = 0; l < B::size; ++l)
+          u[l] = static_cast<std::uint32_t>(std::min<std::uint64_t>(b + l, hi - 1));
+        fn(B::load_aligned(reinterpret_cast<const float*>(u))).store_aligned(r);
+        for (std::size_t l = 0; l < B::size; ++l) {
+          const float x = from_bits(u[l]);
+          const double e = ulp_err(r[l], ref(static_cast<double>(x)));
+          w_all[t].add(e, x, 0);
+          if (std::fabs(x) <= own) w_own[t].add(e, x, 0);
+        }
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+  Worst o, a;
+  for (unsigned t = 0; t < nt; ++t) {
+    o.add(w_own[t].err, w_own[t].x, 0);
+    a.add(w_all[t].err, w_all[t].x, 0);
+  }
+  std::printf("%s, every float with |x| <= %a: worst %.4f ulp at %a\n", name, own, o.err, o.x);
+  std::printf("%s, every float (inf, NaN included): worst %.4f ulp at %a\n", name, a.err, a.x);
+  return 0;
+}
+
+// The float kernels' own ranges where the target has them, else the batch functions' whole range.
+#if LOOM_F32_LANES
+constexpr float kSinCosOwn = lm::simd::f32::kSinCosMax, kExpOwn = lm::simd::f32::kExpMax;
+#else
+constexpr float kSinCosOwn = INFINITY, kExpOwn = INFINITY;
+#endif
+
+int sweep_sincos(bool cos) {
+  if (cos)
+    return sweep_all(
+        "cos", [](B x) { return lm::sincos_ieee<true>(x); }, [](double x) { return std::cos(x); },
+        kSinCosOwn);
+  return sweep_all(
+      "sin", [](B x) { return lm::sincos_ieee<false>(x); }, [](double x) { return std::sin(x); },
+      kSinCosOwn);
+}
+
+// exp's own range is [-87, 88]: |x| <= 87 is reported apart.
+int sweep_exp() {
+  return sweep_all(
+      "exp", [](B x) { return lm::exp_ieee(x); }, [](double x) { return std::exp(x); },
+      kExpOwn - 1);
 }
 
 // Random pairs from three mixes: any finite bits, uniform [-1, 1), and +-m 2^e with e in [-30, 30).
@@ -145,8 +209,10 @@ int main(int argc, char** argv) {
   const std::string op = argc > 1 ? argv[1] : "";
   const long n = argc > 2 ? std::atol(argv[2]) : 1L << 26;
   if (op == "log") return sweep_log();
+  if (op == "sin" || op == "cos") return sweep_sincos(op == "cos");
+  if (op == "exp") return sweep_exp();
   if (op == "atan2") return sweep_atan2(n);
   if (op == "pow") return sweep_pow(n);
-  std::fprintf(stderr, "usage: loom_f32_sweep log | atan2 [n] | pow [n]\n");
+  std::fprintf(stderr, "usage: loom_f32_sweep log | sin | cos | exp | atan2 [n] | pow [n]\n");
   return 2;
 }
