@@ -1,6 +1,7 @@
 // Device sets ("cuda:all", "cuda:0,1"): one call split over several devices of one backend, each
 // device running its rows on its own thread (docs/multi-gpu.md). Internal to libloom.
 #pragma once
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,5 +31,18 @@ SmallVec<Array, 4> device_set_call(const Runtime& rt, const OpDesc& op,
 // A reduction on a device set (reduce_call.cpp's run_reduction with the same arguments).
 Array device_set_reduce(const Runtime& rt, const OpDesc& op, const Array& x, const ReduceOptions& o,
                         bool default_all);
+
+// A ufunc/gufunc call on sharded arrays (sharded_call.cpp): `one` makes the call on one device's
+// operands with that device as the target.
+struct ShardArg {
+  const ShardedArray* s = nullptr;  // else a plain array every device takes whole
+  const Array* a = nullptr;
+};
+using OneDeviceCall = std::function<Array(std::span<const Array>, const CallOptions&)>;
+ShardedArray sharded_call(const OpDesc& op, std::span<const ShardArg> args, const CallOptions& o,
+                          const OneDeviceCall& one);
+// A reduction of a sharded array over axes including axis 0.
+Array sharded_reduce(const Runtime& rt, const OpDesc& op, const ShardedArray& x,
+                     const ReduceOptions& o, bool default_all);
 
 }  // namespace loom::detail

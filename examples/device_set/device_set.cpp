@@ -17,5 +17,14 @@ int main(int argc, char** argv) {
   for (const std::string& t : rt.device_targets(set)) std::printf("%s ", t.c_str());
   const bool same = rt.reduce("all")(rt.ufunc("equal")(z, one)).item<bool>();
   std::printf("\nsame as one device: %s, sum %.6f\n", same ? "yes" : "no", s);
+
+  // A chain of calls on arrays kept on the devices: copied there once, each device on its rows.
+  const loom::ShardedArray xs = rt.to_devices(x, set);  // rows split over the devices
+  const loom::ShardedArray zs = rt.ufunc("sinexp")(xs, xs);
+  const loom::ShardedArray ws = rt.ufunc("multiply")(zs, 2.0);  // a scalar goes to every device
+  const double total = rt.reduce("sum")(ws).item<double>();   // partials combined on the host
+  const loom::Array w = rt.to_host(ws);                        // the rows gathered
+  std::printf("sharded: %d shards, sum %.6f, w[7] == 2 z[7]: %s\n", xs.count(), total,
+              w.at<double>(7) == 2.0 * z.at<double>(7) ? "yes" : "no");
   return 0;
 }

@@ -176,13 +176,14 @@ struct BlockSum {
     });
     for (std::int64_t n = nt; n > 1; n = (n + 1) / 2) {  // n partial sums left
       const std::int64_t half = (n + 1) / 2;
-      b.each_thread([&](const ThreadCtx& t) {
+      // Threads 0 .. n - half - 1 add the upper half in (each_thread(active, f): only those run).
+      b.each_thread(n - half, [&](const ThreadCtx& t) {
         const std::int64_t tid = t.threadIdx.x;
-        if (tid + half < n) s(tid) = s(tid) + s(tid + half);
+        s(tid) = s(tid) + s(tid + half);
       });
     }
-    b.each_thread([&](const ThreadCtx& t) {
-      if (t.threadIdx.x == 0 && b.blockIdx.x < out.size()) out(b.blockIdx.x) = s(0);
+    b.each_thread(1, [&](const ThreadCtx&) {
+      if (b.blockIdx.x < out.size()) out(b.blockIdx.x) = s(0);
     });
   }
 };

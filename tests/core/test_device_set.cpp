@@ -201,3 +201,91 @@ TEST(DeviceSet, CallsThatRunOnOneDeviceSaySo) {
 
 }  // namespace
 }  // namespace loom
+
+namespace loom {
+namespace {
+
+TEST(Sharded, ToDevicesSplitsRowsAndToHostGathersThem) {
+  const Array x = ramp({10, 3});
+  const ShardedArray s = rt().to_devices(x, "multidev:all");
+  ASSERT_EQ(s.count(), 3);
+  EXPECT_EQ(s.shape(), (Shape{10, 3}));
+  EXPECT_EQ(s.shard(0).shape(), (Shape{4, 3}));
+  EXPECT_EQ(s.shard(2).shape(), (Shape{3, 3}));
+  EXPECT_EQ(s.row_begin(2), 7);
+  EXPECT_EQ(s.target(1), "multidev:1");
+  EXPECT_EQ(rt().to_host(s).to_vector<double>(), x.to_vector<double>());
+  const ShardedArray r = rt().to_devices(x, "multidev:2,0", Sharding::replicated);
+  EXPECT_EQ(r.shard(1).shape(), (Shape{10, 3}));
+  EXPECT_EQ(rt().to_host(r).to_vector<double>(), x.to_vector<double>());
+}
+
+TEST(Sharded, CallsRunOnEveryDevicesShardsAndMatchOneDevice) {
+  const Array x = ramp({11, 4}), y = ramp({11, 4}, 0.5), row = ramp({4}, 3.0);
+  const ShardedArray xs = rt().to_devices(x, "multidev:all"),
+                     ys = rt().to_devices(y, "multidev:all");
+  log().reset();
+  const ShardedArray z = rt().ufunc("t_add")(xs, ys);
+  EXPECT_EQ(z.sharding(), Sharding::split);
+  EXPECT_EQ(log().rows(0), 16);
+  EXPECT_EQ(log().rows(2), 12);
+  EXPECT_EQ(rt().to_host(z).to_vector<double>(), rt().ufunc("t_add")(x, y).to_vector<double>());
+  // A host row and a scalar go whole to every device; a replicated operand too.
+  const ShardedArray w = rt().ufunc("t_add")(z, row);
+  EXPECT_EQ(rt().to_host(rt().ufunc("t_add")(w, 1.0)).to_vector<double>(),
+            rt().ufunc("t_add")(rt().ufunc("t_add")(rt().ufunc("t_add")(x, y), row), 1.0)
+                .to_vector<double>());
+  const ShardedArray rr = rt().to_devices(row, "multidev:all", Sharding::replicated);
+  EXPECT_EQ(rt().to_host(rt().ufunc("t_add")(xs, rr)).to_vector<double>(),
+            rt().ufunc("t_add")(x, row).to_vector<double>());
+  // gufunc over loop dims.
+  const Array m = ramp({5, 2, 3});
+  const ShardedArray ms = rt().to_devices(m, "multidev:all");
+  const ShardedArray d = rt().ufunc("t_dot")(ms, ms);
+  EXPECT_EQ(d.shape(), (Shape{5, 2}));
+  EXPECT_EQ(rt().to_host(d).to_vector<double>(), rt().ufunc("t_dot")(m, m).to_vector<double>());
+}
+
+TEST(Sharded, MixedShardingsAreErrorsThatSayWhatToDo) {
+  const Array x = ramp({6, 2});
+  const ShardedArray a = rt().to_devices(x, "multidev:all");
+  auto msg = [](auto f) {
+    try {
+      f();
+    } catch (const ValueError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(msg([&] {
+              rt().ufunc("t_add")(a, rt().to_devices(x, "multidev:0,1"));
+            }).find("mixed shardings: argument 1 is on multidev:0,multidev:1"),
+            std::string::npos);
+  EXPECT_NE(msg([&] {
+              rt().ufunc("t_add")(a, rt().to_devices(ramp({7, 2}), "multidev:all"));
+            }).find("has 7 rows split over the devices, argument 0 6"),
+            std::string::npos);
+  EXPECT_NE(msg([&] {
+              rt().ufunc("t_add")(a, rt().to_devices(ramp({6, 4, 2}), "multidev:all"));
+            }).find("not the call's first loop dim"),
+            std::string::npos);
+  EXPECT_NE(msg([&] { rt().reduce("t_sum")(a, {.axis = 1}); }).find("over axes without axis 0"),
+            std::string::npos);
+}
+
+TEST(Sharded, ReductionsCombineInDeviceOrder) {
+  const Array x = ramp({13, 3});
+  const ShardedArray s = rt().to_devices(x, "multidev:all");
+  EXPECT_EQ(rt().reduce("t_sum")(s).item<double>(), rt().reduce("t_sum")(x).item<double>());
+  EXPECT_EQ(rt().reduce("t_max")(s, {.axis = 0}).to_vector<double>(),
+            rt().reduce("t_max")(x, {.axis = 0}).to_vector<double>());
+  // The same partials and order as the device-set call on the host array.
+  const Array f = rt().ufunc("t_add")(ramp({999}, 0.1), from_vector(V{1e-7}, {}));
+  EXPECT_EQ(rt().reduce("t_sum")(rt().to_devices(f, "multidev:all")).item<double>(),
+            rt().reduce("t_sum")(f, {.target = "multidev:all"}).item<double>());
+  const ShardedArray r = rt().to_devices(x, "multidev:all", Sharding::replicated);
+  EXPECT_EQ(rt().reduce("t_sum")(r).item<double>(), rt().reduce("t_sum")(x).item<double>());
+}
+
+}  // namespace
+}  // namespace loom

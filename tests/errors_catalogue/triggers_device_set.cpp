@@ -38,6 +38,50 @@ const TriggerSet device_sets = {
        const Array a = zeros({2, 2});
        set_rt().ufunc("matmul")(a, a, {.target = "multidev:all", .axes = {{0, 1}, {0, 1}, {0, 1}}});
      }},
+    {"E-SHARDED-EMPTY", [] { set_rt().to_host(ShardedArray()); }},
+    {"E-SHARDED-SHARDS",
+     [] { ShardedArray("multidev:all", {"multidev:0"}, {}, {3}, Sharding::split); }},
+    {"E-SHARDED-SHARD-SHAPE",
+     [] {
+       ShardedArray("multidev:0,1", {"multidev:0", "multidev:1"}, {zeros({2}), zeros({2})}, {3},
+                    Sharding::split);
+     }},
+    {"E-SHARDED-TO-DEVICES-HOST", [] { set_rt().to_devices(fake_device({4}), "multidev:all"); }},
+    {"E-SHARDED-TO-DEVICES-0D", [] { set_rt().to_devices(zeros({}), "multidev:all"); }},
+    {"E-SHARDED-OPTIONS",
+     [] {
+       const ShardedArray s = set_rt().to_devices(zeros({3, 2}), "multidev:all");
+       set_rt().ufunc("add")(s, s, {.target = "cpu"});
+     }},
+    {"E-SHARDED-OUTPUTS",
+     [] {
+       const ShardedArray s = set_rt().to_devices(zeros({3, 2}), "multidev:all");
+       set_rt().ufunc("divmod")(s, s);
+     }},
+    {"E-SHARDED-MIXED-DEVICES",
+     [] {
+       const Array x = zeros({3, 2});
+       set_rt().ufunc("add")(set_rt().to_devices(x, "multidev:all"),
+                             set_rt().to_devices(x, "multidev:0,1"));
+     }},
+    {"E-SHARDED-MIXED-ROWS",
+     [] {
+       set_rt().ufunc("add")(set_rt().to_devices(zeros({3, 2}), "multidev:all"),
+                             set_rt().to_devices(zeros({4, 2}), "multidev:all"));
+     }},
+    {"E-SHARDED-NOT-LOOP-DIM",
+     [] {
+       set_rt().ufunc("add")(set_rt().to_devices(zeros({2}), "multidev:all"),
+                             set_rt().to_devices(zeros({3, 2}), "multidev:all"));
+     }},
+    {"E-SHARDED-REDUCE-AXES",
+     [] {
+       set_rt().reduce("sum")(set_rt().to_devices(zeros({3, 2}), "multidev:all"), {.axis = 1});
+     }},
+    {"E-SHARDED-NOT-REORDERABLE",
+     [] {
+       set_rt().ufunc("subtract").reduce(set_rt().to_devices(zeros({3, 2}), "multidev:all"));
+     }},
     {"E-DEVICE-SET-NOT-REORDERABLE",
      [] { set_rt().ufunc("subtract").reduce(zeros({4}), {.target = "multidev:all"}); }},
 };

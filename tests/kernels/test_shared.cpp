@@ -313,6 +313,28 @@ TEST_P(SharedTest, AtomicsOnSharedMemoryGiveOneSerialHistoryPerBlock) {
   }
 }
 
+TEST_P(SharedTest, EachThreadOfActiveThreadsRunsTheFirstOnesByRank) {
+  // 1-d and 3-d blocks (rank = x + bx * (y + by * z)); active below, at and above the block.
+  for (const Extent threads : {Extent(24), Extent(4, 3, 2)}) {
+    for (const std::int32_t active : {0, 1, 7, 24, 30}) {
+      const std::int64_t nb = 3, nt = 24;
+      Array cell = put(loom::zeros({nb, nt}, DType::int32));
+      Array count = put(loom::zeros({nb}, DType::int32));
+      launch("t_active_threads", config(nb, threads, 4), cell, count, active);
+      const auto c = values_of<std::int32_t>(get(cell));
+      const auto n = values_of<std::int32_t>(get(count));
+      for (std::int64_t b = 0; b < nb; ++b) {
+        EXPECT_EQ(n[b], std::min<std::int32_t>(active, nt)) << "block " << b;
+        for (std::int64_t r = 0; r < nt; ++r) {
+          ASSERT_EQ(c[b * nt + r], 2 + (r < active ? 1 : 0))
+              << "block " << b << ", rank " << r << ", active " << active << ", threads "
+              << threads.x << "x" << threads.y << "x" << threads.z;
+        }
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, SharedTest, ::testing::ValuesIn(kEveryWhere), where_name);
 
 }  // namespace

@@ -64,18 +64,65 @@ struct BlockCtx {
       detail::block_sync(t_.sync);
       return;
     }
+    // One handler around the whole loop, not one per thread: an exception edge inside the
+    // loop body keeps the compiler from vectorizing it. `t` still names the failing thread.
     ThreadCtx t = t_;
-    for (unsigned z = 0; z < blockDim.z; ++z) {
-      for (unsigned y = 0; y < blockDim.y; ++y) {
+    try {
+      if (blockDim.y == 1 && blockDim.z == 1) {  // 1-D blocks: one plain loop
+        t.threadIdx = Dim3(0, 0, 0);
         for (unsigned x = 0; x < blockDim.x; ++x) {
-          t.threadIdx = Dim3(x, y, z);
-          try {
-            f(t);
-          } catch (const IndexError&) {
-            detail::kernel_thread_failed(call_, t);
+          t.threadIdx.x = x;
+          f(t);
+        }
+      } else {
+        for (unsigned z = 0; z < blockDim.z; ++z) {
+          for (unsigned y = 0; y < blockDim.y; ++y) {
+            for (unsigned x = 0; x < blockDim.x; ++x) {
+              t.threadIdx = Dim3(x, y, z);
+              f(t);
+            }
           }
         }
       }
+    } catch (const IndexError&) {
+      detail::kernel_thread_failed(call_, t);
+    }
+#endif
+  }
+
+  // Runs f(t) for the block's first `active` threads (thread_rank() < active: x fastest), then
+  // waits until all threads have reached the barrier. A tree's phase, where fewer threads work
+  // each round, costs its working threads on the host instead of the whole block.
+  template <class F>
+  LOOM_HD void each_thread(std::int64_t active, F&& f) const {
+#if defined(__CUDA_ARCH__)
+    if (t_.thread_rank() < active) f(t_);
+    __syncthreads();
+#else
+    if (t_.sync) {
+      if (t_.thread_rank() < active) f(t_);
+      detail::block_sync(t_.sync);
+      return;
+    }
+    const std::int64_t n = active < blockDim.count() ? active : blockDim.count();
+    ThreadCtx t = t_;
+    try {
+      if (blockDim.y == 1 && blockDim.z == 1) {
+        t.threadIdx = Dim3(0, 0, 0);
+        for (std::int64_t x = 0; x < n; ++x) {
+          t.threadIdx.x = static_cast<unsigned>(x);
+          f(t);
+        }
+      } else {
+        const std::int64_t bx = blockDim.x, by = blockDim.y;
+        for (std::int64_t r = 0; r < n; ++r) {
+          t.threadIdx = Dim3(static_cast<unsigned>(r % bx), static_cast<unsigned>(r / bx % by),
+                             static_cast<unsigned>(r / (bx * by)));
+          f(t);
+        }
+      }
+    } catch (const IndexError&) {
+      detail::kernel_thread_failed(call_, t);
     }
 #endif
   }

@@ -15,6 +15,7 @@
 #include "loom/backend.hpp"
 #include "loom/kernel.hpp"
 #include "loom/registry.hpp"
+#include "loom/sharded.hpp"
 #include "loom/stream.hpp"
 
 namespace loom {
@@ -293,10 +294,21 @@ class Ufunc {
   }
   // Every output (divmod, modf); operator() needs an op with exactly one output.
   std::vector<Array> call(const std::vector<Array>& inputs, const CallOptions& o = {}) const;
+  // On sharded arrays (docs/multi-gpu.md): every device of their set runs on its shards, the
+  // launches queued one device after another; the result is split as the split inputs are
+  // (replicated when every input is). A plain Array operand (a scalar, or a host array that
+  // broadcasts along the rows) goes whole to every device.
+  ShardedArray operator()(const ShardedArray& a, const CallOptions& o = {}) const;
+  ShardedArray operator()(const ShardedArray& a, const ShardedArray& b,
+                          const CallOptions& o = {}) const;
+  ShardedArray operator()(const ShardedArray& a, const Array& b, const CallOptions& o = {}) const;
+  ShardedArray operator()(const ShardedArray& a, const ShardedArray& b, const ShardedArray& c,
+                          const CallOptions& o = {}) const;
 
   // NumPy's ufunc methods, for ufuncs with two inputs and one output (ValueError otherwise).
   // reduce: axis not given means axis 0, as np.add.reduce (rt.reduce's default is every axis).
   Array reduce(const Array& x, const ReduceOptions& o = {}) const;
+  Array reduce(const ShardedArray& x, const ReduceOptions& o = {}) const;  // as Reduce's below
   Array accumulate(const Array& x, const AccumulateOptions& o = {}) const;
   // indices: a 1-d integer array; out[i] reduces x[indices[i]:indices[i+1]] along the axis, or is
   // x[indices[i]] when indices[i] >= indices[i+1] (the last one runs to the end).
@@ -322,6 +334,9 @@ class Reduce {
  public:
   // axis not given: every axis (np.sum, np.max).
   Array operator()(const Array& a, const ReduceOptions& o = {}) const;
+  // Over axes that include axis 0 of a sharded array: each device reduces its shard, and the
+  // partials are combined on the host in device order (the same bits on every run); a host array.
+  Array operator()(const ShardedArray& a, const ReduceOptions& o = {}) const;
   const OpDesc& desc() const { return *desc_; }
 
  private:
@@ -375,6 +390,11 @@ class Runtime {
   // to_host of a host array is the array itself; empty / zeros on a host target are host arrays.
   Array to_device(const Array& a, const std::string& target = "cuda", const Stream& s = {}) const;
   Array to_host(const Array& a, const Stream& s = {}) const;  // returns when the data is there
+  // A host array on every device of a set (docs/multi-gpu.md): its rows split in blocks
+  // (Sharding::split) or the whole array on each (Sharding::replicated); the copies run at once.
+  ShardedArray to_devices(const Array& a, const std::string& set,
+                          Sharding how = Sharding::split) const;
+  Array to_host(const ShardedArray& a) const;  // the rows gathered (a replicated array: a copy)
   Array empty(Shape shape, DType dtype, const std::string& target, const Stream& s = {}) const;
   Array zeros(Shape shape, DType dtype, const std::string& target, const Stream& s = {}) const;
   // Host <-> device traffic of the device of `target` ("cuda:1"); zeros for a host target.

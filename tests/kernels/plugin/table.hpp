@@ -334,6 +334,27 @@ LOOM_HD inline int popcount32(std::uint32_t m) {
   return n;
 }
 
+// each_thread(active, f): every thread adds 1 to its own cell in each phase it runs: a phase of
+// `active` threads, one of none, one of the whole block, one of more than it, so cell (block,
+// rank) ends as 2 + (rank < active); count[b] is how many threads ran the first phase.
+struct ActiveThreads {
+  LOOM_HD void operator()(const BlockCtx& b, View<std::int32_t, 2> cell, View<std::int32_t> count,
+                          std::int32_t active) const {
+    const View<std::int32_t> n = b.shared_array<std::int32_t>(1);
+    b.each_thread(1, [&](const ThreadCtx&) { n(0) = 0; });
+    b.each_thread(active, [&](const ThreadCtx& t) {
+      cell(b.blockIdx.x, t.thread_rank()) += 1;
+      atomic_add(&n(0), std::int32_t{1});
+    });
+    b.each_thread(0, [&](const ThreadCtx& t) { cell(b.blockIdx.x, t.thread_rank()) += 100; });
+    b.each_thread(b.threads(),
+                  [&](const ThreadCtx& t) { cell(b.blockIdx.x, t.thread_rank()) += 1; });
+    b.each_thread(b.threads() + 5,
+                  [&](const ThreadCtx& t) { cell(b.blockIdx.x, t.thread_rank()) += 1; });
+    b.each_thread(1, [&](const ThreadCtx&) { count(b.blockIdx.x) = n(0); });
+  }
+};
+
 // out(g, 0..3) = shfl_sync(m, v(g), src(g), width), shfl_up_sync(m, v(g), delta, width),
 // shfl_down_sync(m, v(g), delta, width), shfl_xor_sync(m, v(g), lane_mask, width).
 template <class T>
@@ -566,6 +587,7 @@ inline void register_common(loom::Registrar& reg) {
   kernel<WarpShuffle<i32>, WarpShuffle<u32>, WarpShuffle<i64>, WarpShuffle<u64>, WarpShuffle<float>,
          WarpShuffle<double>>(reg, "t_warp_shuffle",
                               "out(g, :) = shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync");
+  kernel<ActiveThreads>(reg, "t_active_threads", "each_thread(active, f) phases, counted");
   kernel<WarpVote>(reg, "t_warp_vote", "activemask, laneid, ballot_sync, all_sync, any_sync");
   kernel<WarpSyncShared>(reg, "t_warp_sync_shared", "values through shared memory and syncwarp");
   kernel<WarpSum<float>, WarpSum<double>, WarpSum<i32>>(reg, "t_warp_sum",

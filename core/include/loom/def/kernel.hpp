@@ -106,8 +106,12 @@ struct HostKernel {
         Block blk{&f, &c, &p, t};
         loom::detail::run_block_fibers(c.threads.count(), &fiber_body, &blk, t.blockIdx,
                                        c.stack_bytes, uses_syncthreads<F>());
-      } else if constexpr (is_block_kernel<F>()) {
-        invoke_unpacked(f, t, p, Seq{}, &c);  // each_thread loops over the threads
+      } else if constexpr (is_block_kernel<F>()) {  // each_thread loops over the threads
+        if (unit) {
+          invoke_unpacked(f, t, q, Seq{}, &c);
+        } else {
+          invoke_unpacked(f, t, p, Seq{}, &c);
+        }
       } else if (unit) {
         thread_loop(f, t, q, c);
       } else {
