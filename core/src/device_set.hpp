@@ -1,16 +1,44 @@
 // Device sets ("cuda:all", "cuda:0,1"): one call split over several devices of one backend, each
 // device running its rows on its own thread (docs/multi-gpu.md). Internal to libloom.
 #pragma once
+#include <exception>
 #include <functional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "loom/runtime.hpp"
 #include "loom/small_vector.hpp"
 
 namespace loom::detail {
+
+// f(i) for every device i < k of a set, device 0 on the calling thread and each other on a
+// thread of its own; every call ends before this returns, then the first failure in device order
+// is rethrown (a failing device neither hangs the others nor hides their errors).
+template <class F>
+void for_each_device(int k, const F& f) {
+  std::vector<std::exception_ptr> err(k);
+  std::vector<std::thread> threads;
+  auto guarded = [&](int i) {
+    try {
+      f(i);
+    } catch (...) {
+      err[i] = std::current_exception();
+    }
+  };
+  try {
+    for (int i = 1; i < k; ++i) threads.emplace_back(guarded, i);
+  } catch (...) {  // no thread for a device: run it here after the others
+    for (int i = static_cast<int>(threads.size()) + 1; i < k; ++i) guarded(i);
+  }
+  guarded(0);
+  for (auto& t : threads) t.join();
+  for (const auto& e : err) {
+    if (e) std::rethrow_exception(e);
+  }
+}
 
 // Whether `target` names a device set rather than one device: "<base>:all" or a list with ','.
 inline bool names_device_set(std::string_view target) {

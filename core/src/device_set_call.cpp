@@ -3,10 +3,8 @@
 // device streams its rows through its own pinned staging while the others do the same), results
 // written in place into the caller's outputs. Reductions over axis 0 combine the devices'
 // partials on the host in device order: the same bits on every run with the same device set.
-#include <exception>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "device_set.hpp"
@@ -21,14 +19,12 @@ struct Rows {
   std::int64_t lo, hi;
 };
 
-// n rows over k parts: n / k each and the first n % k one more (loom::dist's split).
+// n rows over k parts: ShardedArray::block's split (n / k each, the first n % k one more).
 std::vector<Rows> row_blocks(std::int64_t n, int k) {
   std::vector<Rows> r;
-  std::int64_t lo = 0;
   for (int i = 0; i < k; ++i) {
-    const std::int64_t len = n / k + (i < n % k ? 1 : 0);
-    r.push_back({lo, lo + len});
-    lo += len;
+    const auto [lo, hi] = ShardedArray::block(n, k, i);
+    r.push_back({lo, hi});
   }
   return r;
 }
@@ -46,31 +42,6 @@ void refuse_stream(const Stream& s, const std::string& who, const std::string& s
   throw ValueError(who + " on the device set '" + set + "': a Stream belongs to one device (this " +
                    "one to device " + std::to_string(s.device()) +
                    "); a device-set call uses each device's default stream");
-}
-
-// f(i) for every part, part 0 on the calling thread and each other on its own; every part ends
-// before this returns, then the first failure in part order is rethrown.
-template <class F>
-void run_parts(int k, const F& f) {
-  std::vector<std::exception_ptr> err(k);
-  std::vector<std::thread> threads;
-  auto guarded = [&](int i) {
-    try {
-      f(i);
-    } catch (...) {
-      err[i] = std::current_exception();
-    }
-  };
-  try {
-    for (int i = 1; i < k; ++i) threads.emplace_back(guarded, i);
-  } catch (...) {  // no thread for a part: run it here after the others
-    for (int i = static_cast<int>(threads.size()) + 1; i < k; ++i) guarded(i);
-  }
-  guarded(0);
-  for (auto& t : threads) t.join();
-  for (const auto& e : err) {
-    if (e) std::rethrow_exception(e);
-  }
 }
 
 // Which operands are split by rows: those whose loop dims reach the call's full loop rank with
@@ -187,7 +158,7 @@ SmallVec<Array, 4> device_set_call(const Runtime& rt, const OpDesc& op,
   }
 
   const std::vector<Rows> rows = row_blocks(plan.n, k);
-  run_parts(k, [&](int d) {
+  for_each_device(k, [&](int d) {
     CallOptions pd = o;
     pd.target = targets[d];
     std::vector<Array> pin;
@@ -241,7 +212,7 @@ Array device_set_reduce(const Runtime& rt, const OpDesc& op, const Array& x, con
     Shape full = probe.shape();
     full[0] = n;
     Array out = o.out ? *o.out : empty(full, probe.dtype());
-    run_parts(k, [&](int d) {
+    for_each_device(k, [&](int d) {
       ReduceOptions pd = o;
       pd.target = targets[d];
       pd.where = where_of(rows[d]);
@@ -261,7 +232,7 @@ Array device_set_reduce(const Runtime& rt, const OpDesc& op, const Array& x, con
   // The partials use the loop the whole call would: out='s dtype selects it where dtype= is not
   // given.
   std::vector<Array> partial(k);
-  run_parts(k, [&](int d) {
+  for_each_device(k, [&](int d) {
     ReduceOptions pd = o;
     pd.target = targets[d];
     pd.keepdims = true;

@@ -3,8 +3,6 @@
 // so that the transfers overlap.
 #include "loom/sharded.hpp"
 
-#include <exception>
-#include <thread>
 #include <utility>
 
 #include "device_set.hpp"
@@ -60,33 +58,6 @@ std::string ShardedArray::str() const {
   return s;
 }
 
-namespace detail {
-// f(i) for i < k, each on its own thread (the caller's for 0); the first failure rethrown after
-// all have ended.
-template <class F>
-void each_device(int k, const F& f) {
-  std::vector<std::exception_ptr> err(k);
-  std::vector<std::thread> threads;
-  auto guarded = [&](int i) {
-    try {
-      f(i);
-    } catch (...) {
-      err[i] = std::current_exception();
-    }
-  };
-  try {
-    for (int i = 1; i < k; ++i) threads.emplace_back(guarded, i);
-  } catch (...) {
-    for (int i = static_cast<int>(threads.size()) + 1; i < k; ++i) guarded(i);
-  }
-  guarded(0);
-  for (auto& t : threads) t.join();
-  for (const auto& e : err) {
-    if (e) std::rethrow_exception(e);
-  }
-}
-}  // namespace detail
-
 ShardedArray Runtime::to_devices(const Array& a, const std::string& set, Sharding how) const {
   const std::vector<std::string> targets = device_targets(set);
   if (!a.valid()) throw ValueError("to_devices got an empty (default-constructed) Array");
@@ -99,7 +70,7 @@ ShardedArray Runtime::to_devices(const Array& a, const std::string& set, Shardin
   }
   const int k = static_cast<int>(targets.size());
   std::vector<Array> shards(k);
-  detail::each_device(k, [&](int i) {
+  detail::for_each_device(k, [&](int i) {
     Array part = a;
     if (how == Sharding::split) {
       const auto [lo, hi] = ShardedArray::block(a.shape()[0], k, i);
@@ -114,7 +85,7 @@ Array Runtime::to_host(const ShardedArray& a) const {
   if (!a.valid()) throw ValueError("to_host got an empty (default-constructed) ShardedArray");
   if (a.sharding() == Sharding::replicated) return to_host(a.shard(0)).copy();
   Array out = loom::empty(a.shape(), a.dtype());
-  detail::each_device(a.count(), [&](int i) {
+  detail::for_each_device(a.count(), [&](int i) {
     const std::int64_t lo = a.row_begin(i), n = a.shard(i).shape()[0];
     if (n > 0) copy_to(to_host(a.shard(i)), out.slice(0, lo, lo + n));
   });
