@@ -123,6 +123,37 @@ void reduce_batch_case(benchmark::State& st, const Runtime& rt, const std::strin
   }
 }
 
+// call_case's device case timed as reduce_batch_case is: CUDA events around kBatch calls with
+// out= on one stream, so that a call's time is the GPU's (peers.py times CuPy's calls so).
+void call_batch_case(benchmark::State& st, const Runtime& rt, const std::string& op,
+                     const std::string& target, const MakeInputs& make) {
+  try {
+    const std::vector<Array> in = place(rt, target, make(), true);
+    const Ufunc f = rt.ufunc(op);
+    const loom::Stream s = rt.stream(target);
+    CallOptions opt;
+    opt.target = target;
+    opt.stream = s;
+    opt.out = f.call(in, opt);  // warm-up; its results become out=
+    s.synchronize();
+    for (auto _ : st) {
+      const loom::Event start = s.record();
+      for (int k = 0; k < kBatch; ++k) benchmark::DoNotOptimize(f.call(in, opt)[0].data());
+      const loom::Event stop = s.record();
+      stop.synchronize();
+      st.SetIterationTime(stop.elapsed_ms(start) * 1e-3 / kBatch);
+    }
+    std::int64_t bytes = 0;
+    for (const auto& a : in) bytes += bytes_of(a);
+    for (const auto& a : opt.out) bytes += bytes_of(a);
+    st.SetBytesProcessed(st.iterations() * bytes);
+    st.SetItemsProcessed(st.iterations() * in[0].size());
+    st.counters["calls_per_sync"] = kBatch;
+  } catch (const Error& e) {
+    st.SkipWithError(e.what());
+  }
+}
+
 std::string name(const std::string& op, DType t, const std::string& size,
                  const std::string& target) {
   return op + "/" + std::string(loom::name(t)) + "/" + size + "/" + target;
@@ -213,8 +244,16 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
          [n = sizes.small] { return std::vector<Array>{full({n}, 1.0, DType::float32)}; });
 
   const Shape m = sizes.sum_row;
-  ufunc("sum_row", DType::float32, shape_size(m), apps::shape_label(m), true,
-        [m] { return std::vector<Array>{apps::random_uniform<float>(m, 0, 1, 3)}; });
+  const MakeInputs rows = [m] {
+    return std::vector<Array>{apps::random_uniform<float>(m, 0, 1, 3)};
+  };
+  ufunc("sum_row", DType::float32, shape_size(m), apps::shape_label(m), true, rows);
+  if (device) {  // "sum_row/float32/4096x64x256/cuda_batch": the column to read against CuPy
+    auto* b = benchmark::RegisterBenchmark(
+        name("sum_row", DType::float32, apps::shape_label(m), label + "_batch").c_str(),
+        [=](benchmark::State& st) { call_batch_case(st, *r, "sum_row", target, rows); });
+    b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(sizes.large_min_time);
+  }
 
   if (device) {  // the device's copy bandwidth, the limit for the elementwise cases
     const std::int64_t n = sizes.large;

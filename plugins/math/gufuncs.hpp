@@ -110,7 +110,12 @@ struct SumRow {
       }
       return;
     }
-    if (a.strides[1] == static_cast<std::int64_t>(sizeof(T))) {
+    // 16-byte loads need rows that start on 16 bytes; other rows take the same order in
+    // element loads (the same bits).
+    const bool packed = a.strides[1] == static_cast<std::int64_t>(sizeof(T)) &&
+                        reinterpret_cast<std::uintptr_t>(a.data) % 16 == 0 &&
+                        a.strides[0] % 16 == 0;
+    if (packed) {
       team_rows<T, true>(team, a, out);
     } else {
       team_rows<T, false>(team, a, out);
@@ -118,53 +123,84 @@ struct SumRow {
   }
 
  private:
-  // Wide rows, kRows at a time, each member loading kSteps of its elements of every one of them
-  // before adding any: a warp keeps kRows * kSteps loads in flight instead of one row's few,
-  // which is what hides the memory's latency when a warp owns a whole instance (a (4096, 64, 256)
-  // batch is 31 warps per H100 multiprocessor). Each row keeps its own accumulator and its own
-  // order (member r adds a(i, r), a(i, r + size), ... from 0, then the team's tree folds the
-  // members' sums): the bits are those of one row at a time.
-  template <class T, bool kContig, class Team>
+  // Wide rows. A row is read in chunks of kV * size elements (kV elements: 16 bytes); member r
+  // adds, from 0 and in this order, the elements r * kV .. r * kV + kV - 1 of chunk 0, then of
+  // chunk 1, and so on (those past the row's end skipped), and the team's tree folds the members'
+  // sums. So a member's share of a chunk is one 16-byte load when the row is packed (contiguous,
+  // 16-byte aligned) and a warp's loads of a chunk are one contiguous run. Each member loads kSteps
+  // chunks of kRows rows before adding any: a warp keeps that many loads in flight, which is
+  // what hides the memory's latency when a warp owns a whole instance (a (4096, 64, 256) batch is
+  // 31 warps per H100 multiprocessor). Every row has its own accumulator and order, so rows summed
+  // kRows at a time or alone, packed or not, give the same bits.
+  template <class T>
+  static constexpr int kV = sizeof(T) < 16 ? static_cast<int>(16 / sizeof(T)) : 1;
+  template <class T>
+  struct alignas(16) Pack {
+    T v[kV<T>];
+  };
+
+  template <class T, bool kPacked>
+  LOOM_HD static Pack<T> load(const char* row, std::int64_t s, std::int64_t j) {
+    if constexpr (kPacked) {
+      return *reinterpret_cast<const Pack<T>*>(row + j * static_cast<std::int64_t>(sizeof(T)));
+    } else {
+      Pack<T> p;
+      for (int q = 0; q < kV<T>; ++q) p.v[q] = *reinterpret_cast<const T*>(row + (j + q) * s);
+      return p;
+    }
+  }
+
+  // Rows i .. i + kR - 1 into out, in the order above.
+  template <int kR, class T, bool kPacked, class Team>
+  LOOM_HD static void sum_rows(const Team& team, View<const T, 2> a, View<T, 1> out,
+                               std::int64_t i) {
+    constexpr int kSteps = 2;
+    const std::int64_t m = a.shape[1], s = a.strides[1];
+    const std::int64_t chunk = kV<T> * static_cast<std::int64_t>(team.size());
+    const std::int64_t full = m / chunk;
+    const std::int64_t first = kV<T> * static_cast<std::int64_t>(team.rank());
+    const char* row[kR];
+    T acc[kR];
+    for (int r = 0; r < kR; ++r) {
+      row[r] = reinterpret_cast<const char*>(a.data) + (i + r) * a.strides[0];
+      acc[r] = T(0);
+    }
+    std::int64_t c = 0;
+    for (; c + kSteps <= full; c += kSteps) {
+      Pack<T> v[kR][kSteps];
+      for (int r = 0; r < kR; ++r) {
+        for (int k = 0; k < kSteps; ++k)
+          v[r][k] = load<T, kPacked>(row[r], s, (c + k) * chunk + first);
+      }
+      for (int r = 0; r < kR; ++r) {
+        for (int k = 0; k < kSteps; ++k) {
+          for (int q = 0; q < kV<T>; ++q) acc[r] = detail::add(acc[r], v[r][k].v[q]);
+        }
+      }
+    }
+    for (; c < full; ++c) {
+      for (int r = 0; r < kR; ++r) {
+        const Pack<T> v = load<T, kPacked>(row[r], s, c * chunk + first);
+        for (int q = 0; q < kV<T>; ++q) acc[r] = detail::add(acc[r], v.v[q]);
+      }
+    }
+    for (std::int64_t j = full * chunk + first, q = 0; q < kV<T> && j + q < m; ++q) {
+      for (int r = 0; r < kR; ++r)
+        acc[r] = detail::add(acc[r], *reinterpret_cast<const T*>(row[r] + (j + q) * s));
+    }
+    for (int r = 0; r < kR; ++r) acc[r] = team.reduce(acc[r], Add{});
+    if (team.rank() == 0) {
+      for (int r = 0; r < kR; ++r) out(i + r) = acc[r];
+    }
+  }
+
+  template <class T, bool kPacked, class Team>
   LOOM_HD static void team_rows(const Team& team, View<const T, 2> a, View<T, 1> out) {
-    using Row = detail::Vec<T, kContig>;
     constexpr int kRows = 4;
-    constexpr int kSteps = sizeof(T) >= 8 ? 4 : 8;
-    const std::int64_t n = a.shape[0], m = a.shape[1], s = a.strides[1];
-    const std::int64_t size = team.size();
-    const char* base = reinterpret_cast<const char*>(a.data);
+    const std::int64_t n = a.shape[0];
     std::int64_t i = 0;
-    for (; i + kRows <= n; i += kRows) {
-      Row row[kRows];
-      T acc[kRows];
-      for (int r = 0; r < kRows; ++r) {
-        row[r] = Row{base + (i + r) * a.strides[0], s};
-        acc[r] = T(0);
-      }
-      std::int64_t j = team.rank();
-      for (; j + (kSteps - 1) * size < m; j += kSteps * size) {
-        T v[kRows][kSteps];
-        for (int r = 0; r < kRows; ++r) {
-          for (int k = 0; k < kSteps; ++k) v[r][k] = row[r][j + k * size];
-        }
-        for (int r = 0; r < kRows; ++r) {
-          for (int k = 0; k < kSteps; ++k) acc[r] = detail::add(acc[r], v[r][k]);
-        }
-      }
-      for (; j < m; j += size) {
-        for (int r = 0; r < kRows; ++r) acc[r] = detail::add(acc[r], row[r][j]);
-      }
-      for (int r = 0; r < kRows; ++r) acc[r] = team.reduce(acc[r], Add{});
-      if (team.rank() == 0) {
-        for (int r = 0; r < kRows; ++r) out(i + r) = acc[r];
-      }
-    }
-    for (; i < n; ++i) {
-      const Row row{base + i * a.strides[0], s};
-      T acc = T(0);
-      for (std::int64_t j = team.rank(); j < m; j += size) acc = detail::add(acc, row[j]);
-      acc = team.reduce(acc, Add{});
-      if (team.rank() == 0) out(i) = acc;
-    }
+    for (; i + kRows <= n; i += kRows) sum_rows<kRows, T, kPacked>(team, a, out, i);
+    for (; i < n; ++i) sum_rows<1, T, kPacked>(team, a, out, i);
   }
 
   // row_sum's bits for a row shorter than two of cascade_sum's lane sets (in one block): its

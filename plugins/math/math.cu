@@ -1,7 +1,7 @@
 // The math plugin's CUDA library (libloom_math_cuda.so, used by target cuda): its entry point.
 // The loops are instantiated group by group in math_<group>.cu from the same functors and
 // tables as the host loops (table.hpp); cub_sum.cu replaces the large float sums.
-#include "cub_sum.hpp"
+#include "whole_sum.hpp"
 #include "loom/plugin.hpp"
 #include "table.hpp"
 
