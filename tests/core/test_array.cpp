@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,20 @@ TEST(ArrayCreate, FullWithTypedValueTakesItsDtype) {
   Array a = full({2}, std::int16_t{7});
   EXPECT_EQ(a.dtype(), DType::int16);
   EXPECT_EQ(a.to_vector<int>(), (std::vector<int>{7, 7}));
+}
+
+// Integers past 2^53 keep every bit (a double on the way would round 2^60 + 1 to 2^60).
+TEST(ArrayCreate, FullWithA64BitIntegerKeepsEveryBit) {
+  const std::int64_t big = (std::int64_t{1} << 60) + 1;
+  Array a = full({2}, big);
+  EXPECT_EQ(a.dtype(), DType::int64);
+  EXPECT_EQ(a.to_vector<std::int64_t>(), (std::vector<std::int64_t>{big, big}));
+  const std::uint64_t top = ~std::uint64_t{0};
+  Array u = full({1}, top);
+  EXPECT_EQ(u.dtype(), DType::uint64);
+  EXPECT_EQ(u.to_vector<std::uint64_t>(), (std::vector<std::uint64_t>{top}));
+  Array m = full({1}, std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(m.to_vector<std::int64_t>()[0], std::numeric_limits<std::int64_t>::min());
 }
 
 TEST(ArrayCreate, FullWithExplicitDtypeCasts) {

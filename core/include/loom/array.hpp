@@ -169,9 +169,13 @@ Shape c_strides(const Shape& shape, std::size_t itemsize);
 Array empty(Shape shape, DType dtype = DType::float64);
 Array zeros(Shape shape, DType dtype = DType::float64);
 Array full(Shape shape, double value, DType dtype = DType::float64);
+// The value goes in as a T (Array::fill): an int64 or uint64 past 2^53 keeps every bit, which a
+// double on the way would not (np.full(3, 2**60 + 1) is exact).
 template <class T>
 requires std::is_arithmetic_v<T> Array full(Shape shape, T value) {
-  return full(std::move(shape), static_cast<double>(value), dtype_v<T>);
+  Array a = detail::empty_for("full", std::move(shape), dtype_v<T>);
+  a.fill(value);
+  return a;
 }
 Array empty_like(const Array& a);
 Array zeros_like(const Array& a);
