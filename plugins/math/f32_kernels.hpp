@@ -474,11 +474,12 @@ template <class BF, class M>
   const BF s1 = h + rh, e1 = rh - (s1 - h);
   const BF s = rh * rh, sl = fmsub(rh, rh, s);  // rh^2 = s + sl
   const BF s2 = trig::fmadd(s, BF(-0.5f), s1), ne2 = trig::fmadd(s, BF(0.5f), s2 - s1);
-  // ln(1 + r) - rh + rh^2/2 = rl (1 - rh + rh^2) - sl/2 + rh^3 P(rh) (P of degree 2: 2^-35 of ln
+  // ln(1 + r) - rh + rh^2/2 = s (rh P(rh) + rl) + rl (1 - rh) - sl/2 (P of degree 2: 2^-35 of ln
   // x near 1).
   BF p = trig::fmadd(rh, BF(0x1.9931a6p-3f), BF(-0x1.0008fap-2f));
   p = trig::fmadd(rh, p, BF(0x1.555558p-2f));
-  const BF lr = trig::fmadd(rh * s, p, trig::fmadd(sl, BF(-0.5f), trig::fmadd(rl, s - rh, rl)));
+  const BF lr = trig::fmadd(s, trig::fmadd(rh, p, rl),
+                            trig::fmadd(sl, BF(-0.5f), trig::fmadd(BF(0) - rh, rl, rl)));
   const BF lo = (trig::fmadd(k, BF(0x1.7f7d1cp-20f), lookup32<BF>(kPowLnCLo, i)) + (e1 - ne2)) + lr;
   const BF t0 = y * s2, t0l = trig::fmadd(y, lo, fmsub(y, s2, t0));
   edge = edge || !(abs(t0) <= BF(86.5f));  // NaN too: y = +-inf times s2 = 0
