@@ -450,17 +450,17 @@ alignas(64) inline constexpr float kExp2Lo[32] = {0x0.0p+0f,
                                                   0x1.52486c0000000p-27f,
                                                   -0x1.246eb00000000p-26f};
 
-// pow(x, y) for float lanes with x normal (positive or negative) and y finite, evaluated in
-// float (16 lanes a 512-bit register), in natural-log units: ln |x| = k ln2 + ln c + ln(1 + r) as
-// a float pair s2 + lo with a relative error near 2^-35, where k ln2hi + ln c hi is exact (the
-// table) and its sums with rh and -rh^2/2 (split exactly) are Fast2Sums; the rest (rl's terms,
-// r^3 P(r), the low parts) is below 2^-12 of s2, so t = y ln |x| = t0 + t0l is not renormalized:
-// t0l only widens the exponential's interval. e^t = 2^(n/32) (table, hi + lo) e^v, v = t - n ln2/32
-// in two fmas (the first exact) plus t0l, |v| <= 0.018, e^v - 1 of degree 3 (2^-30), the exponent
-// added to the bits. Lanes with |t0| > 86.5 (overflow, underflow, subnormal results; NaN from y =
-// +-inf or NaN) are set in `edge` for the caller to recompute.
+// |x|^y for float lanes with x normal (positive or negative: pow_sign finishes negative x) and y
+// finite, evaluated in float (16 lanes a 512-bit register), in natural-log units: ln |x| = k ln2 +
+// ln c + ln(1 + r) as a float pair s2 + lo with a relative error near 2^-35, where k ln2hi + ln c
+// hi is exact (the table) and its sums with rh and -rh^2/2 (split exactly) are Fast2Sums; the rest
+// (rl's terms, r^3 P(r), the low parts) is below 2^-12 of s2, so t = y ln |x| = t0 + t0l is not
+// renormalized: t0l only widens the exponential's interval. e^t = 2^(n/32) (table, hi + lo) e^v,
+// v = t - n ln2/32 in two fmas (the first exact) plus t0l, |v| <= 0.018, e^v - 1 of degree 3
+// (2^-30), the exponent added to the bits. Lanes with |t0| > 86.5 (overflow, underflow, subnormal
+// results; NaN from y = +-inf or NaN) are set in `far` for the caller to recompute.
 template <class BF, class M>
-[[gnu::always_inline]] inline BF pow_f32(BF x, BF y, M& edge) {
+[[gnu::always_inline]] inline BF pow_f32(BF x, BF y, M& far) {
   using I = bits_t<BF>;
   const I ix = bits(abs(x)), tmp = wrap_sub(ix, I{} + kPowOff);
   const I i = tmp >> 18;  // lookup32 takes its last 5 bits
@@ -482,7 +482,7 @@ template <class BF, class M>
                             trig::fmadd(sl, BF(-0.5f), trig::fmadd(BF(0) - rh, rl, rl)));
   const BF lo = (trig::fmadd(k, BF(0x1.7f7d1cp-20f), lookup32<BF>(kPowLnCLo, i)) + (e1 - ne2)) + lr;
   const BF t0 = y * s2, t0l = trig::fmadd(y, lo, fmsub(y, s2, t0));
-  edge = edge || !(abs(t0) <= BF(86.5f));  // NaN too: y = +-inf times s2 = 0
+  far = !(abs(t0) <= BF(86.5f));  // NaN too: y = +-inf or NaN, or inf times s2 = 0
   // n = round(32 t0 / ln2) in the last bits of tq; v = t0 - n ln2/32 + t0l (ln2 = L1 + L2: n/32
   // L1 exact, t0 - n/32 L1 too).
   const BF tq = trig::fmadd(t0, BF(0x1.715476p+0f), BF(0x1.8p18f)), kf = tq - BF(0x1.8p18f);
@@ -491,23 +491,27 @@ template <class BF, class M>
   const I n = bits(tq);
   const BF th = lookup32<BF>(kExp2Hi, n);
   const BF m = th + trig::fmadd(th, q, lookup32<BF>(kExp2Lo, n));
-  const BF r =
-      from_bits<BF>(wrap_add(bits(m), (I)((typename bits_of<BF>::utype)n << 18 & 0xff800000u)));
-  if (!any(x < BF(0))) return r;  // the same bits as below for every lane: a uniform shortcut
-  // Negative x: integer y gives the sign of y's parity (|y| >= 2^24 is even), others NaN.
+  return from_bits<BF>(wrap_add(bits(m), (I)((typename bits_of<BF>::utype)n << 18 & 0xff800000u)));
+}
+
+// pow_f32's result r (of |x|) for negative normal x: integer y gives the sign of y's parity (|y| >=
+// 2^24 is even), others NaN.
+template <class BF>
+[[gnu::always_inline]] inline BF pow_sign(BF r, BF x, BF y) {
   const BF fy = floor(y), hy = fy * BF(0.5f);
   const BF neg = from_bits<BF>(bits(r) ^ bits(select(floor(hy) != hy, BF(-0.0f), BF(0.0f))));
   return select(x < BF(0), select(fy == y, neg, BF(std::numeric_limits<float>::quiet_NaN())), r);
 }
 
-// Lanes of x that are zero, subnormal, inf or NaN (one vfpclassps with AVX512DQ).
-template <class BF>
+// Lanes of x that are zero, subnormal, inf or NaN, or (Negative) negative (one vfpclassps with
+// AVX512DQ).
+template <bool Negative, class BF>
 [[gnu::always_inline]] inline auto not_normal(BF x) {
 #if defined(__AVX512DQ__)
   if constexpr (sizeof(typename BF::register_type) == 64)
-    return typename BF::batch_bool_type(_mm512_fpclass_ps_mask(x, 0xbf));
+    return typename BF::batch_bool_type(_mm512_fpclass_ps_mask(x, Negative ? 0xff : 0xbf));
 #endif
-  const BF a = abs(x);
+  const BF a = Negative ? x : abs(x);
   return !(a >= BF(std::numeric_limits<float>::min())) ||
          !(a <= BF(std::numeric_limits<float>::max()));
 }
