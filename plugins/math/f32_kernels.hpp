@@ -335,7 +335,9 @@ template <class BF>
   return BF(__builtin_convertvector(k, V));
 }
 
-// table[i & 31] for each lane (one vpermt2ps with AVX-512: 32 floats in two registers).
+// table[i & 31] for each lane: one vpermt2ps with AVX-512 (32 floats in two registers); with AVX2
+// four vpermps and three blends by bits 3 and 4 of i (a gather of 8 lanes took about as long as
+// the rest of pow here).
 template <class BF>
 [[gnu::always_inline]] inline BF lookup32(const float (&table)[32], bits_t<BF> i) {
   using V = typename BF::register_type;
@@ -345,10 +347,16 @@ template <class BF>
         _mm512_permutex2var_ps(_mm512_loadu_ps(table), (__m512i)i, _mm512_loadu_ps(table + 16)));
   }
 #endif
-  i &= 31;
 #if defined(__AVX2__)
-  if constexpr (sizeof(V) == 32) return BF(_mm256_i32gather_ps(table, (__m256i)i, 4));
+  if constexpr (sizeof(V) == 32) {
+    const __m256i j = (__m256i)i;
+    auto perm = [&](int o) { return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + o), j); };
+    const __m256 b3 = (__m256)(i << 28), b4 = (__m256)(i << 27);  // the bits in the sign bit
+    return BF(_mm256_blendv_ps(_mm256_blendv_ps(perm(0), perm(8), b3),
+                               _mm256_blendv_ps(perm(16), perm(24), b3), b4));
+  }
 #endif
+  i &= 31;
   V r;
   for (std::size_t l = 0; l < BF::size; ++l) r[l] = table[i[l]];
   return BF(r);
