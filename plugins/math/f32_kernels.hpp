@@ -335,7 +335,9 @@ template <class BF>
   return BF(__builtin_convertvector(k, V));
 }
 
-// table[i & 31] for each lane (one vpermt2ps with AVX-512: 32 floats in two registers).
+// table[i & 31] for each lane: one vpermt2ps with AVX-512 (32 floats in two registers); with AVX2
+// four vpermps and three blends by bits 3 and 4 of i (a gather of 8 lanes took about as long as
+// the rest of pow here).
 template <class BF>
 [[gnu::always_inline]] inline BF lookup32(const float (&table)[32], bits_t<BF> i) {
   using V = typename BF::register_type;
@@ -345,18 +347,41 @@ template <class BF>
         _mm512_permutex2var_ps(_mm512_loadu_ps(table), (__m512i)i, _mm512_loadu_ps(table + 16)));
   }
 #endif
-  i &= 31;
 #if defined(__AVX2__)
-  if constexpr (sizeof(V) == 32) return BF(_mm256_i32gather_ps(table, (__m256i)i, 4));
+  if constexpr (sizeof(V) == 32) {
+    const __m256i j = (__m256i)i;
+    auto perm = [&](int o) { return _mm256_permutevar8x32_ps(_mm256_loadu_ps(table + o), j); };
+    const __m256 b3 = (__m256)(i << 28), b4 = (__m256)(i << 27);  // the bits in the sign bit
+    return BF(_mm256_blendv_ps(_mm256_blendv_ps(perm(0), perm(8), b3),
+                               _mm256_blendv_ps(perm(16), perm(24), b3), b4));
+  }
 #endif
+  i &= 31;
   V r;
   for (std::size_t l = 0; l < BF::size; ++l) r[l] = table[i[l]];
   return BF(r);
 }
 
-// pow in float lanes: x = 2^k z, z in [0.7421875, 1.484375) (32 intervals of equal bit width, the
-// one holding 1 centred on it), z = c (1 + r) with 1/c from a table (c = 1 around 1), |r| <=
-// 2^-6; r = z/c - 1 exactly as rh + rl (the product's rounding error by an fma).
+// a b - c, rounded once.
+template <class B>
+[[gnu::always_inline]] inline B fmsub(B a, B b, B c) {
+#if defined(__FMA__)
+  using V = typename B::register_type;
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_fmsub_ps(a, b, c));
+#endif
+  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_fmsub_ps(a, b, c));
+  if constexpr (std::is_same_v<V, __m128>) return B(_mm_fmsub_ps(a, b, c));
+#endif
+  return trig::fmadd(a, b, B(0) - c);
+}
+
+// x = 2^k z, z in [0.7421875, 1.484375) (32 intervals of equal bit width, the one holding 1
+// centred on it), z = c (1 + r) with 1/c from a table (c = 1 around 1), |r| <= 2^-6; r = z/c - 1
+// exactly as rh + rl (the product's rounding error by an fma). log_f32 takes 1/c = the float
+// nearest 1/midpoint (kPowInvC); pow_f32 takes a float within 3000 ulp of it (kPowLnInvC) whose ln
+// c is within 2^-29 of a multiple of 2^-17 (kPowLnCHi): k ln2hi + that is exact, and the low part
+// (kPowLnCLo) is small next to every ln x outside the interval holding 1.
 inline constexpr int kPowOff = 0x3f3e0000;
 alignas(64) inline constexpr float kPowInvC[32] = {
     0x1.5555560000000p+0f, 0x1.4e5e0c0000000p+0f, 0x1.47ae160000000p+0f, 0x1.4141420000000p+0f,
@@ -367,71 +392,29 @@ alignas(64) inline constexpr float kPowInvC[32] = {
     0x1.c71c740000000p-1f, 0x1.bacf920000000p-1f, 0x1.af286e0000000p-1f, 0x1.a41a420000000p-1f,
     0x1.99999a0000000p-1f, 0x1.8f9c1a0000000p-1f, 0x1.8618620000000p-1f, 0x1.7d05f60000000p-1f,
     0x1.745d180000000p-1f, 0x1.6c16c20000000p-1f, 0x1.642c860000000p-1f, 0x1.5c98840000000p-1f};
-// log2 c as hi + lo.
-alignas(64) inline constexpr float kPowLogCHi[32] = {-0x1.a8ff9a0000000p-2f,
-                                                     -0x1.8a89880000000p-2f,
-                                                     -0x1.6cb0fe0000000p-2f,
-                                                     -0x1.4f6fbe0000000p-2f,
-                                                     -0x1.32bff20000000p-2f,
-                                                     -0x1.169c060000000p-2f,
-                                                     -0x1.f5fd8c0000000p-3f,
-                                                     -0x1.bfc6880000000p-3f,
-                                                     -0x1.8a898a0000000p-3f,
-                                                     -0x1.563dc40000000p-3f,
-                                                     -0x1.22dadc0000000p-3f,
-                                                     -0x1.e0b1b00000000p-4f,
-                                                     -0x1.7d605e0000000p-4f,
-                                                     -0x1.1bb3400000000p-4f,
-                                                     -0x1.77398e0000000p-5f,
-                                                     -0x1.743f420000000p-6f,
-                                                     0x0.0p+0f,
-                                                     0x1.6bad200000000p-5f,
-                                                     0x1.663f560000000p-4f,
-                                                     0x1.08c57c0000000p-3f,
-                                                     0x1.5c01960000000p-3f,
-                                                     0x1.acf5de0000000p-3f,
-                                                     0x1.fbc15c0000000p-3f,
-                                                     0x1.24407a0000000p-2f,
-                                                     0x1.49a7840000000p-2f,
-                                                     0x1.6e221a0000000p-2f,
-                                                     0x1.91bba60000000p-2f,
-                                                     0x1.b47eb80000000p-2f,
-                                                     0x1.d6753c0000000p-2f,
-                                                     0x1.f7a8540000000p-2f,
-                                                     0x1.0c10500000000p-1f,
-                                                     0x1.1bf3100000000p-1f};
-alignas(64) inline constexpr float kPowLogCLo[32] = {0x1.519b8c0000000p-32f,
-                                                     0x1.e6cbfc0000000p-28f,
-                                                     0x1.3ea4860000000p-27f,
-                                                     -0x1.3429e40000000p-27f,
-                                                     0x1.6cef960000000p-29f,
-                                                     -0x1.4f27180000000p-27f,
-                                                     -0x1.b859840000000p-35f,
-                                                     -0x1.a50d460000000p-30f,
-                                                     0x1.5812d40000000p-28f,
-                                                     -0x1.14f4160000000p-31f,
-                                                     0x1.1bede40000000p-28f,
-                                                     0x1.704bde0000000p-29f,
-                                                     0x1.81976e0000000p-30f,
-                                                     -0x1.7944d20000000p-29f,
-                                                     -0x1.f585400000000p-30f,
-                                                     0x1.5cc1700000000p-33f,
-                                                     0x0.0p+0f,
-                                                     0x1.0ea1e40000000p-31f,
-                                                     -0x1.2d7c480000000p-30f,
-                                                     -0x1.cdf57c0000000p-28f,
-                                                     -0x1.9b1e5c0000000p-28f,
-                                                     0x1.57e24e0000000p-30f,
-                                                     0x1.a8bec00000000p-29f,
-                                                     -0x1.2492e80000000p-27f,
-                                                     -0x1.69057a0000000p-27f,
-                                                     -0x1.df59ce0000000p-27f,
-                                                     0x1.888fba0000000p-27f,
-                                                     0x1.d6ea0c0000000p-31f,
-                                                     -0x1.bef4960000000p-27f,
-                                                     0x1.a4396a0000000p-29f,
-                                                     -0x1.b2e23e0000000p-26f,
-                                                     -0x1.9642b80000000p-26f};
+alignas(64) inline constexpr float kPowLnInvC[32] = {
+    0x1.5564a0p+0f, 0x1.4e46e4p+0f, 0x1.47b4d6p+0f, 0x1.412d42p+0f, 0x1.3b20ccp+0f, 0x1.35121ap+0f,
+    0x1.2f725ep+0f, 0x1.29ddb4p+0f, 0x1.249628p+0f, 0x1.1f84e2p+0f, 0x1.1a6a14p+0f, 0x1.15b25ep+0f,
+    0x1.1123a2p+0f, 0x1.0c9396p+0f, 0x1.084896p+0f, 0x1.041b58p+0f, 0x1.000000p+0f, 0x1.f091c0p-1f,
+    0x1.e1de4cp-1f, 0x1.d40d64p-1f, 0x1.c712b8p-1f, 0x1.bac2dap-1f, 0x1.af1402p-1f, 0x1.a427bap-1f,
+    0x1.99a7e6p-1f, 0x1.8faa72p-1f, 0x1.86147ep-1f, 0x1.7cf36ap-1f, 0x1.744d5cp-1f, 0x1.6c087cp-1f,
+    0x1.6434b2p-1f, 0x1.5c9af8p-1f};
+alignas(64) inline constexpr float kPowLnCHi[32] = {
+    -0x1.26c400p-2f, -0x1.113200p-2f, -0x1.f9bc00p-3f, -0x1.d08400p-3f, -0x1.a99400p-3f,
+    -0x1.81d400p-3f, -0x1.5c3800p-3f, -0x1.363400p-3f, -0x1.119400p-3f, -0x1.db9800p-4f,
+    -0x1.923800p-4f, -0x1.4d3800p-4f, -0x1.097000p-4f, -0x1.88e000p-5f, -0x1.04e000p-5f,
+    -0x1.04c000p-6f, 0x0.0p+0f,       0x1.f56000p-6f,  0x1.f0e000p-5f,  0x1.6f9800p-4f,
+    0x1.e2c800p-4f,  0x1.299000p-3f,  0x1.605400p-3f,  0x1.94e400p-3f,  0x1.c8b800p-3f,
+    0x1.fb4800p-3f,  0x1.168000p-2f,  0x1.2ec000p-2f,  0x1.464400p-2f,  0x1.5d4400p-2f,
+    0x1.738600p-2f,  0x1.899c00p-2f};
+alignas(64) inline constexpr float kPowLnCLo[32] = {
+    -0x1.88a288p-31f, 0x1.1ed202p-30f,  0x1.218f78p-30f,  0x1.18c8e2p-31f, -0x1.a0763cp-34f,
+    0x1.ffb19cp-32f,  -0x1.478fd4p-31f, -0x1.2f9b22p-32f, 0x1.6c4e96p-32f, -0x1.9ad7eap-31f,
+    0x1.1860eap-33f,  -0x1.422514p-30f, 0x1.d5db94p-32f,  0x1.9eb4eep-31f, -0x1.fe58a2p-33f,
+    0x1.5bcf32p-30f,  0x0.0p+0f,        0x1.cc36f4p-32f,  0x1.d91cb2p-32f, 0x1.16df62p-33f,
+    -0x1.6efd32p-31f, 0x1.a302f4p-31f,  -0x1.4ebb04p-30f, 0x1.cc21eep-31f, -0x1.1baeb2p-29f,
+    -0x1.83463ap-31f, 0x1.f03e5ep-32f,  0x1.1afc00p-32f,  0x1.77de8ap-31f, -0x1.1904bap-34f,
+    -0x1.e7b0bcp-31f, -0x1.acee64p-31f};
 // 2^(j/32) as hi + lo, j = 0..31.
 alignas(64) inline constexpr float kExp2Hi[32] = {
     0x1.0000000000000p+0f, 0x1.059b0e0000000p+0f, 0x1.0b55860000000p+0f, 0x1.11301e0000000p+0f,
@@ -475,14 +458,15 @@ alignas(64) inline constexpr float kExp2Lo[32] = {0x0.0p+0f,
                                                   0x1.52486c0000000p-27f,
                                                   -0x1.246eb00000000p-26f};
 
-// pow(x, y) for float lanes with x normal (positive or negative) and y finite, evaluated in
-// float (16 lanes a 512-bit register). log2 |x| = k + log2 c + log2(1 + r) as a float pair T + lo
-// with a relative error near 2^-34: C r and (C/2) r^2 (C = 1/ln 2 as Ch + Cl) are split exactly
-// with fmas and summed with two Fast2Sums, the rest (Cl, rl, r^3 terms) in lo. t = y log2 |x| =
-// th + tl (the product's error by an fma), th = n/32 + u, 2^t = 2^(n/32) (table, hi + lo) (1 +
-// q(u + tl)), q of degree 3 (2^-33), the exponent added to the bits. An error of t near 2^-27
-// (|t| <= 125) keeps the result within about 0.51 ulp. Lanes with |th| > 125 (overflow, underflow
-// and subnormal results) are set in `far` for the caller to recompute.
+// |x|^y for float lanes with x normal (positive or negative: pow_sign finishes negative x) and y
+// finite, evaluated in float (16 lanes a 512-bit register), in natural-log units: ln |x| = k ln2 +
+// ln c + ln(1 + r) as a float pair s2 + lo with a relative error near 2^-35, where k ln2hi + ln c
+// hi is exact (the table) and its sums with rh and -rh^2/2 (split exactly) are Fast2Sums; the rest
+// (rl's terms, r^3 P(r), the low parts) is below 2^-12 of s2, so t = y ln |x| = t0 + t0l is not
+// renormalized: t0l only widens the exponential's interval. e^t = 2^(n/32) (table, hi + lo) e^v,
+// v = t - n ln2/32 in two fmas (the first exact) plus t0l, |v| <= 0.018, e^v - 1 of degree 3
+// (2^-30), the exponent added to the bits. Lanes with |t0| > 86.5 (overflow, underflow, subnormal
+// results; NaN from y = +-inf or NaN) are set in `far` for the caller to recompute.
 template <class BF, class M>
 [[gnu::always_inline]] inline BF pow_f32(BF x, BF y, M& far) {
   using I = bits_t<BF>;
@@ -490,45 +474,54 @@ template <class BF, class M>
   const I i = tmp >> 18;  // lookup32 takes its last 5 bits
   const BF k = int_to_float<BF>(tmp >> 23);
   const BF z = from_bits<BF>(wrap_sub(ix, tmp & (int)0xff800000u));
-  const BF invc = lookup32<BF>(kPowInvC, i);
-  const BF pr = z * invc, rl = trig::fmadd(z, invc, BF(0) - pr), rh = pr - BF(1);  // r = rh + rl
-  constexpr float Ch = 0x1.715476p+0f, Cl = 0x1.4ae0c0p-26f;
-  const BF a = rh * BF(Ch), al = trig::fmadd(rh, BF(Ch), BF(0) - a);  // C rh = a + al
-  const BF s = rh * rh, sl = trig::fmadd(rh, rh, BF(0) - s);          // rh^2 = s + sl
-  const BF b = s * BF(-0.5f * Ch), bl = trig::fmadd(s, BF(-0.5f * Ch), BF(0) - b);
-  // k + log2 c + a + b as t2 + e0 + e1 + e2 (Fast2Sums: |k| >= 1 > |log2 c| >= |a| >= |b| but
-  // where the larger is 0).
-  const BF lch = lookup32<BF>(kPowLogCHi, i), h0 = k + lch, e0 = lch - (h0 - k);
-  const BF t1 = h0 + a, e1 = a - (t1 - h0);
-  const BF t2 = t1 + b, e2 = b - (t2 - t1);
-  // The rest of log2(1 + r) = C r - (C/2) r^2 + r^3 P(r): C (rl (1 - rh + rh^2) - sl/2) + Cl rh
-  // (1 - rh/2) + rh^3 P(rh), P of degree 2 (relative error of the whole below 2^-35). rl is up to
-  // 2^-17 rh (rh = pr - 1 cancels), hence its terms up to rh^2 rl.
-  const BF u = trig::fmadd(rl, s - rh, rl - BF(0.5f) * sl);
-  BF p = trig::fmadd(rh, BF(0x1.277f4ap-2f), BF(-0x1.716220p-2f));
-  p = trig::fmadd(rh, p, BF(0x1.ec709ep-2f));
-  BF lo =
-      trig::fmadd(rh * s, p, trig::fmadd(u, BF(Ch), rh * trig::fmadd(rh, BF(-0.5f * Cl), BF(Cl))));
-  lo = ((lookup32<BF>(kPowLogCLo, i) + e0) + (e1 + e2)) + (al + (bl + lo));
-  // t = y (t2 + lo) = th + tl, renormalized (lo holds log2 c's low part, up to 2^-16).
-  const BF t0 = y * t2, t0l = trig::fmadd(y, lo, trig::fmadd(y, t2, BF(0) - t0));
-  const BF th = t0 + t0l, tl = t0l - (th - t0);
-  far = far || !(abs(th) <= BF(125));  // NaN too: y = +-FLT_MAX gives inf - inf
-  // n = round(32 th) in the last bits of sh; its high bits n >> 5 go to the exponent.
-  const BF sh = th + BF(0x1.8p18f);
-  const I n = bits(sh);
-  const BF v = (th - (sh - BF(0x1.8p18f))) + tl;  // |v| <= 1/64 + tiny
-  BF q = trig::fmadd(v, BF(0x1.c6a020p-5f), BF(0x1.ebfce2p-3f));
-  q = trig::fmadd(v, q, BF(0x1.62e430p-1f)) * v;  // 2^v - 1
-  const BF th2 = lookup32<BF>(kExp2Hi, n);
-  const BF m = th2 + trig::fmadd(th2, q, lookup32<BF>(kExp2Lo, n));
-  const BF r =
-      from_bits<BF>(wrap_add(bits(m), (I)((typename bits_of<BF>::utype)n << 18 & 0xff800000u)));
-  if (!any(x < BF(0))) return r;  // the same bits as below for every lane: a uniform shortcut
-  // Negative x: integer y gives the sign of y's parity (|y| >= 2^24 is even), others NaN.
+  const BF invc = lookup32<BF>(kPowLnInvC, i);
+  const BF pr = z * invc, rl = fmsub(z, invc, pr), rh = pr - BF(1);  // r = rh + rl
+  // h = k ln2hi + ln c hi, exact (multiples of 2^-17 below 2^7); h + rh - s/2 = s2 + e1 - ne2
+  // exactly by two Fast2Sums (|h| >= |rh| but where h = 0; |s1| >= s/2).
+  const BF h = trig::fmadd(k, BF(0x1.62e4p-1f), lookup32<BF>(kPowLnCHi, i));
+  const BF s1 = h + rh, e1 = rh - (s1 - h);
+  const BF s = rh * rh, sl = fmsub(rh, rh, s);  // rh^2 = s + sl
+  const BF s2 = trig::fmadd(s, BF(-0.5f), s1), ne2 = trig::fmadd(s, BF(0.5f), s2 - s1);
+  // ln(1 + r) - rh + rh^2/2 = s (rh P(rh) + rl) + rl (1 - rh) - sl/2 (P of degree 2: 2^-35 of ln
+  // x near 1).
+  BF p = trig::fmadd(rh, BF(0x1.9931a6p-3f), BF(-0x1.0008fap-2f));
+  p = trig::fmadd(rh, p, BF(0x1.555558p-2f));
+  const BF lr = trig::fmadd(s, trig::fmadd(rh, p, rl),
+                            trig::fmadd(sl, BF(-0.5f), trig::fmadd(BF(0) - rh, rl, rl)));
+  const BF lo = (trig::fmadd(k, BF(0x1.7f7d1cp-20f), lookup32<BF>(kPowLnCLo, i)) + (e1 - ne2)) + lr;
+  const BF t0 = y * s2, t0l = trig::fmadd(y, lo, fmsub(y, s2, t0));
+  far = !(abs(t0) <= BF(86.5f));  // NaN too: y = +-inf or NaN, or inf times s2 = 0
+  // n = round(32 t0 / ln2) in the last bits of tq; v = t0 - n ln2/32 + t0l (ln2 = L1 + L2: n/32
+  // L1 exact, t0 - n/32 L1 too).
+  const BF tq = trig::fmadd(t0, BF(0x1.715476p+0f), BF(0x1.8p18f)), kf = tq - BF(0x1.8p18f);
+  const BF v = trig::fmadd(kf, BF(-0x1.62e430p-1f), t0) + trig::fmadd(kf, BF(0x1.05c610p-29f), t0l);
+  const BF q = trig::fmadd(v * v, trig::fmadd(v, BF(0x1.5556a6p-3f), BF(0x1.000178p-1f)), v);
+  const I n = bits(tq);
+  const BF th = lookup32<BF>(kExp2Hi, n);
+  const BF m = th + trig::fmadd(th, q, lookup32<BF>(kExp2Lo, n));
+  return from_bits<BF>(wrap_add(bits(m), (I)((typename bits_of<BF>::utype)n << 18 & 0xff800000u)));
+}
+
+// pow_f32's result r (of |x|) for negative normal x: integer y gives the sign of y's parity (|y| >=
+// 2^24 is even), others NaN.
+template <class BF>
+[[gnu::always_inline]] inline BF pow_sign(BF r, BF x, BF y) {
   const BF fy = floor(y), hy = fy * BF(0.5f);
   const BF neg = from_bits<BF>(bits(r) ^ bits(select(floor(hy) != hy, BF(-0.0f), BF(0.0f))));
   return select(x < BF(0), select(fy == y, neg, BF(std::numeric_limits<float>::quiet_NaN())), r);
+}
+
+// Lanes of x that are zero, subnormal, inf or NaN, or (Negative) negative (one vfpclassps with
+// AVX512DQ).
+template <bool Negative, class BF>
+[[gnu::always_inline]] inline auto not_normal(BF x) {
+#if defined(__AVX512DQ__)
+  if constexpr (sizeof(typename BF::register_type) == 64)
+    return typename BF::batch_bool_type(_mm512_fpclass_ps_mask(x, Negative ? 0xff : 0xbf));
+#endif
+  const BF a = Negative ? x : abs(x);
+  return !(a >= BF(std::numeric_limits<float>::min())) ||
+         !(a <= BF(std::numeric_limits<float>::max()));
 }
 
 // -ln(1/c) = ln c for kPowInvC's entries, as hi + lo.

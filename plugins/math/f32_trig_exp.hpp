@@ -24,18 +24,6 @@
 #if !defined(__CUDACC__) && LOOM_F32_LANES
 namespace loom::math::detail::simd::f32 {
 
-// a b - c, rounded once.
-template <class B>
-[[gnu::always_inline]] inline B fmsub(B a, B b, B c) {
-  using V = typename B::register_type;
-#if defined(__AVX512F__)
-  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_fmsub_ps(a, b, c));
-#endif
-  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_fmsub_ps(a, b, c));
-  if constexpr (std::is_same_v<V, __m128>) return B(_mm_fmsub_ps(a, b, c));
-  return trig::fmadd(a, b, B(0) - c);
-}
-
 // Lanes of a where bit 0 of n is set, b elsewhere.
 template <class BF>
 [[gnu::always_inline]] inline BF select_odd(bits_t<BF> n, BF a, BF b) {

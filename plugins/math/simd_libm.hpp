@@ -192,10 +192,23 @@ B atan2(B y, B x) {
   }
 }
 
-// float32: f32_kernels.hpp's pow in float (within 0.54 ulp; with FMA) or in double (within 2^-37
+#if LOOM_F32_LANES
+// The lanes of pow_f32's r (the power of |x|) that need more: negative x, and the edge lanes (x
+// zero, subnormal, inf or NaN; `far`) through double's pow, rounded once: the same special values
+// as powf, within 0.5 ulp where glibc's powf is up to 0.82 ulp off (seen near float's range).
+template <class B, class M>
+__attribute__((noinline)) B pow_f32_fix(B r, B x, B y, M far) {
+  using S = typename B::value_type;
+  return patch_lanes2(f32::pow_sign(r, x, y), x, y, far || f32::not_normal<false>(x), [](S a, S b) {
+    return static_cast<S>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+  });
+}
+#endif
+
+// float32: f32_kernels.hpp's pow in float (within 0.57 ulp; with FMA) or in double (within 2^-37
 // before the rounding to float; without), the sign and NaN of negative x from y's parity, as C99's
 // pow. Lanes with x = 0, x or y inf or NaN take std::pow (pow(x, 0) = 1 and pow(1, y) = 1 even for
-// NaN); in float, subnormal x and |y log2 x| > 125 too (results near or past float's range).
+// NaN); in float, subnormal x and |y ln x| > 86.5 too (results near or past float's range).
 // float64: std::pow lane by lane, as xsimd's exp(y * log x) loses about |y log x| ulp.
 template <class B>
 B pow(B x, B y) {
@@ -205,13 +218,10 @@ B pow(B x, B y) {
     return each_lane2(x, y, c_pow);
   } else {
 #if LOOM_F32_LANES
-    auto edge = non_finite(x) || non_finite(y) || !(abs(x) >= B(std::numeric_limits<S>::min()));
-    const B r = f32::pow_f32(x, y, edge);
-    // The edge lanes through double's pow, rounded once: the same special values as powf, within
-    // 0.5 ulp where glibc's powf is up to 0.82 ulp off (seen near float's range).
-    return patch_lanes2(r, x, y, edge, [](S a, S b) {
-      return static_cast<S>(std::pow(static_cast<double>(a), static_cast<double>(b)));
-    });
+    typename B::batch_bool_type far;
+    const B r = f32::pow_f32(x, y, far);
+    // One test for the rare lanes: negative x (the sign from y's parity) and the edge lanes.
+    return any(far || f32::not_normal<true>(x)) ? pow_f32_fix(r, x, y, far) : r;
 #else
     const auto edge = non_finite(x) || non_finite(y) || x == B(0);
     const B r = in_double([](auto a, auto b) { return f32::pow_finite(a, b); }, x, y);
