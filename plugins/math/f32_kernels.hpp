@@ -381,7 +381,8 @@ template <class B>
 // exactly as rh + rl (the product's rounding error by an fma). log_f32 takes 1/c = the float
 // nearest 1/midpoint (kPowInvC); pow_f32 takes a float within 3000 ulp of it (kPowLnInvC) whose ln
 // c is within 2^-29 of a multiple of 2^-17 (kPowLnCHi): k ln2hi + that is exact, and the low part
-// (kPowLnCLo) is small next to every ln x outside the interval holding 1.
+// (kPowLnCLo) is small next to every ln x outside the interval holding 1. The three kPowLn tables
+// are printed by plugins/math/tools/gen_pow_tables.py, pow's polynomials fitted by fit_pow_polys.py.
 inline constexpr int kPowOff = 0x3f3e0000;
 alignas(64) inline constexpr float kPowInvC[32] = {
     0x1.5555560000000p+0f, 0x1.4e5e0c0000000p+0f, 0x1.47ae160000000p+0f, 0x1.4141420000000p+0f,
