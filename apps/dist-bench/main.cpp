@@ -21,14 +21,18 @@
 
 namespace {
 
-// Median over `repeat` calls of the slowest rank's time, in ms (one warm-up call first).
-double time_ms(const loom::dist::Comm& c, int repeat, const std::function<void()>& call) {
+// Median over `repeat` calls of the slowest rank's time, in ms (one warm-up call first). Each
+// call waits for the rank's device (`done`): on a device target a call only queues its kernels.
+double time_ms(const loom::dist::Comm& c, int repeat, const std::function<void()>& call,
+               const std::function<void()>& done) {
   call();
+  done();
   std::vector<double> t;
   for (int i = 0; i < repeat; ++i) {
     MPI_Barrier(c.get());
     const auto t0 = std::chrono::steady_clock::now();
     call();
+    done();
     double mine =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     double slowest = 0;
@@ -90,14 +94,19 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
       }
     };
-    report("sinexp_f32", time_ms(world, repeat, [&] { sinexp(x, y, {.out = {out}}); }));
-    report("sum_f32_blocks", time_ms(world, repeat, [&] { sum(x); }));
+    const auto done = [&] { rt.synchronize(target); };
+    report("sinexp_f32", time_ms(
+                             world, repeat, [&] { sinexp(x, y, {.out = {out}}); }, done));
+    report("sum_f32_blocks", time_ms(
+                                 world, repeat, [&] { sum(x); }, done));
     report("sum_f32_ranks",
-           time_ms(world, repeat, [&] { sum(x, {.order = loom::dist::Order::ranks}); }));
+           time_ms(
+               world, repeat, [&] { sum(x, {.order = loom::dist::Order::ranks}); }, done));
     // What a call costs beyond its work: the agreement's collectives on a call with almost none.
     const auto tiny = loom::dist::zeros(rt, world, {1024}, loom::DType::float32, target);
     const loom::dist::Ufunc sqrt(rt, "sqrt");
-    report("sqrt_1k_f32", time_ms(world, std::max(repeat, 100), [&] { sqrt(tiny); }));
+    report("sqrt_1k_f32", time_ms(
+                              world, std::max(repeat, 100), [&] { sqrt(tiny); }, done));
     return 0;
   } catch (const loom::Error& e) {
     std::fprintf(stderr, "loom-dist-bench: %s\n", e.what());
