@@ -71,7 +71,7 @@ struct LoopImpl {
   DeviceAtLoop device_at = nullptr;          // binary ufuncs: at
   const void* data = nullptr;                // the functor instance the loop calls (host memory)
   // Set when a plugin replaced the generic loop by a hand-written one (Registrar::replace_loop):
-  // what it is, for loom-info ("cub::DeviceReduce::Sum").
+  // what it is, for loom-info (the math plugin's one-pass CUDA sum of whole float arrays).
   const char* hand_written = nullptr;
   // A reduction loop that takes the start value from ReduceCall (has_start) instead of a
   // pre-filled output, saving the device a fill kernel and the loop a join.
