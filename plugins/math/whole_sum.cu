@@ -141,8 +141,8 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// A device's partials and ticket, made on its first whole sum and kept. Calls on other streams
-// wait for the previous call through `done`, so that two sums never share them at once.
+// A device's partials and ticket, made on its first whole sum (under m) and kept. Calls on other
+// streams wait for the previous call through `done`, so that two sums never share them at once.
 struct Scratch {
   std::mutex m;
   void* part = nullptr;
@@ -153,16 +153,29 @@ struct Scratch {
 
 Scratch& scratch_of(int dev) {
   static Scratch all[kMaxDevices];
-  Scratch& s = all[dev];
-  if (!s.part) {
-    def::cu::check(cudaMalloc(&s.part, kMaxBlocks * sizeof(double)), "cudaMalloc (sum partials)");
-    def::cu::check(cudaMalloc(reinterpret_cast<void**>(&s.ticket), sizeof(unsigned)),
-                   "cudaMalloc (sum ticket)");
-    def::cu::check(cudaMemset(s.ticket, 0, sizeof(unsigned)), "cudaMemset (sum ticket)");
-    def::cu::check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming),
-                   "cudaEventCreate (sum scratch)");
+  return all[dev];
+}
+
+// Makes s's buffers on the current device once; called with s.m held. All or nothing: a failure
+// leaves s empty (the next sum tries again) and raises DeviceError.
+void make_scratch(Scratch& s) {
+  if (s.part) return;
+  void* part = nullptr;
+  unsigned* ticket = nullptr;
+  cudaEvent_t done = nullptr;
+  cudaError_t e = cudaMalloc(&part, kMaxBlocks * sizeof(double));
+  if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&ticket), sizeof(unsigned));
+  if (e == cudaSuccess) e = cudaMemset(ticket, 0, sizeof(unsigned));
+  if (e == cudaSuccess) e = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+  if (e != cudaSuccess) {
+    (void)cudaFree(part);
+    (void)cudaFree(ticket);
+    def::cu::check(e,
+                   "sum: making the device's partials (cudaMalloc, cudaMemset, cudaEventCreate)");
   }
-  return s;
+  s.part = part;
+  s.ticket = ticket;
+  s.done = done;
 }
 
 template <class T>
@@ -184,6 +197,7 @@ void one_pass_sum(const ReduceCall& c, const void* data) {
   const cudaStream_t stream = def::cu::stream_of(c.stream);
   Scratch& s = scratch_of(dev);
   const std::lock_guard<std::mutex> lock(s.m);
+  make_scratch(s);
   if (s.used) def::cu::check(cudaStreamWaitEvent(stream, s.done, 0), "cudaStreamWaitEvent (sum)");
   whole_sum<T><<<blocks, kBlock, 0, stream>>>(
       reinterpret_cast<const T*>(it.base[1]), head, nv, tail, reinterpret_cast<T*>(it.base[0]),
