@@ -181,6 +181,12 @@ Array device_set_reduce(const Runtime& rt, const OpDesc& op, const Array& x, con
   require_host(x, who, o.target, "the input");
   if (o.out) require_host(*o.out, who, o.target, "out=");
   if (o.where) require_host(*o.where, who, o.target, "where=");
+  if (o.combine == Combine::collective) {
+    throw ValueError(who + " on '" + o.target + "' with Combine::collective: a device set's " +
+                     "reduction of a host array brings its partials to the host, which combines " +
+                     "them; to combine them on the devices, reduce a sharded array " +
+                     "(rt.to_devices(x, \"" + o.target + "\"))");
+  }
   const int nd = x.valid() ? x.ndim() : 0;
   const std::int64_t n = nd > 0 ? x.shape()[0] : 0;
   const int k = static_cast<int>(std::min<std::int64_t>(targets.size(), n));

@@ -65,6 +65,21 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, R
     }
     if (impl.num_threads > 0) backend->set_num_threads(impl.num_threads);
   }
+  std::unique_ptr<Collectives> coll;
+  if (lib.has("loom_collectives")) {
+    try {
+      coll.reset(lib.get_alias<Collectives*()>("loom_collectives")());
+    } catch (const std::exception& e) {
+      throw PluginError("collectives in " + path + " failed to start: " + e.what());
+    }
+    if (!coll) throw PluginError("plugin " + path + ": its loom_collectives factory returned null");
+    for (const auto& c : impl.collectives) {
+      if (c->target() == coll->target()) {
+        throw PluginError("plugin " + path + " provides collectives for '" + coll->target() +
+                          "', already provided by '" + c->name() + "'; refused");
+      }
+    }
+  }
   if (info->register_ops) {
     Registrar reg(info->family);
     try {
@@ -83,6 +98,7 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, R
     }
   }
   if (backend) impl.backends.push_back(std::move(backend));
+  if (coll) impl.collectives.push_back(std::move(coll));
   impl.libs.push_back(std::move(lib));
   return LoadedLibrary{path, info->name ? info->name : file, info->family, true, {}};
 }

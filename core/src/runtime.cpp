@@ -207,6 +207,14 @@ std::vector<LoadedLibrary> Runtime::libraries() const {
   return impl_->records;
 }
 
+Collectives* Runtime::collectives(const std::string& backend_target) const {
+  std::lock_guard lock(impl_->mutex);
+  for (const auto& c : impl_->collectives) {
+    if (c->target() == backend_target) return c.get();
+  }
+  return nullptr;
+}
+
 std::vector<SearchNotice> Runtime::search_notices() const { return impl_->notices; }
 
 std::vector<TargetInfo> Runtime::targets() const {

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "loom/collective.hpp"
 #include "loom/runtime.hpp"
 
 namespace loom {
@@ -18,6 +19,7 @@ struct Runtime::Impl {
   std::vector<LoadedLibrary> records;
   std::vector<SearchNotice> notices;  // written by the constructor only
   std::vector<std::unique_ptr<Backend>> backends;
+  std::vector<std::unique_ptr<Collectives>> collectives;  // one a backend target at most
   int num_threads = 0;
   TransferGuard transfer_guard = TransferGuard::allow;
   std::mutex transfers_mutex;  // apart from `mutex`: counted inside calls that may hold it

@@ -1,6 +1,7 @@
 // Calls on sharded arrays (docs/multi-gpu.md): each device of the set runs the call on its own
 // shards as an ordinary one-device call (device arrays: queued, not waited for); the operands must
 // be sharded alike, which is checked on every operand before any device starts.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,66 @@ std::string devices_of(const ShardedArray& a) {
   std::string s;
   for (int i = 0; i < a.count(); ++i) s += (i ? "," : "") + a.target(i);
   return s;
+}
+
+// The collective op that combines partials of `op` (the catalogue's reductions and their ufuncs,
+// by name; bools as bytes: or is max, and is min), if any.
+std::optional<CollectiveOp> collective_op(const OpDesc& op, DType t) {
+  const std::string& n = op.name;
+  const bool b = t == DType::bool_;
+  if (n == "sum" || n == "add") return b ? CollectiveOp::max : CollectiveOp::sum;
+  if (n == "prod" || n == "multiply") return b ? CollectiveOp::min : CollectiveOp::prod;
+  if (n == "max" || n == "maximum" || n == "any" || n == "logical_or") return CollectiveOp::max;
+  if (n == "min" || n == "minimum" || n == "all" || n == "logical_and") return CollectiveOp::min;
+  return std::nullopt;
+}
+
+bool is_float_kind(DType t) { return kind(t) == Kind::floating || kind(t) == Kind::complex; }
+
+// Combines the partials into partial[0] on the devices when `how` and the op allow it (see
+// Combine); false: the caller combines them on the host in device order.
+// part_shard[i]: the shard partial[i] was made from.
+bool combine_on_devices(const Runtime& rt, const OpDesc& op, const ShardedArray& x,
+                        const std::vector<Array>& partial, const std::vector<int>& part_shard,
+                        Combine how) {
+  if (how == Combine::fixed_order) return false;
+  const DType t = partial[0].dtype();
+  Backend* backend = rt.resolve_target(x.target(0)).first;
+  Collectives* coll = rt.collectives(backend->target());
+  const auto cop = collective_op(op, t);
+  std::string why;
+  if (!coll) {
+    why = "no collectives library is loaded for '" + backend->target() +
+          "' (libloom_nccl.so, built where NCCL is found; Runtime::libraries() says if it was "
+          "refused)";
+  } else if (const Availability a = coll->availability(); !a.ok) {
+    why = coll->name() + " is unavailable: " + a.reason;
+  } else if (!cop) {
+    why = "'" + op.name + "' has no collective counterpart (the devices combine sum, prod, max, " +
+          "min, any and all, and the ufuncs add, multiply, maximum, minimum, logical_or, " +
+          "logical_and)";
+  } else if (is_float_kind(t) && (*cop == CollectiveOp::max || *cop == CollectiveOp::min)) {
+    why = std::string(name(*cop)) + " of " + std::string(name(t)) +
+          " on the devices would not keep NumPy's " +
+          "NaN rule (the fixed order gives the same bits for max and min anyway)";
+  } else if (std::string u = coll->unsupported(t, *cop); !u.empty()) {
+    why = coll->name() + " cannot reduce these partials: " + u;
+  }
+  if (how == Combine::collective && !why.empty()) {
+    throw ValueError("reduction '" + op.name + "' of " + x.str() + " with Combine::collective: " +
+                     why + "; use Combine::fixed_order or Combine::automatic");
+  }
+  // automatic: only where every order gives the same bits (integers and bools).
+  if (!why.empty() || (how == Combine::automatic && is_float_kind(t))) return false;
+  std::vector<void*> bufs;
+  std::vector<int> devices;
+  for (std::size_t i = 0; i < partial.size(); ++i) {
+    if (!partial[i].is_c_contiguous()) return false;  // a fresh result is; the host then combines
+    bufs.push_back(partial[i].data());
+    devices.push_back(rt.resolve_target(x.target(part_shard[i])).second);
+  }
+  coll->reduce(bufs, devices, partial[0].size(), t, *cop);
+  return true;
 }
 
 }  // namespace
@@ -128,6 +189,7 @@ Array sharded_reduce(const Runtime& rt, const OpDesc& op, const ShardedArray& x,
   }
   const int k = x.count();
   std::vector<Array> partial;
+  std::vector<int> part_shard;
   for (int d = 0; d < k; ++d) {  // queued on every device first, then brought back
     if (x.shard(d).shape()[0] == 0) continue;
     ReduceOptions pd = o;
@@ -137,9 +199,18 @@ Array sharded_reduce(const Runtime& rt, const OpDesc& op, const ShardedArray& x,
     if (!pd.dtype && o.out) pd.dtype = o.out->dtype();
     if (op.identity) pd.initial = Initial{};
     partial.push_back(run_reduction(rt, op, x.shard(d), pd, default_all));
+    part_shard.push_back(d);
   }
   if (partial.empty()) {  // no rows anywhere: the empty reduction of the first device's shard
     return rt.to_host(run_reduction(rt, op, x.shard(0), first, default_all));
+  }
+  ReduceOptions co = o;
+  co.target = "cpu";
+  co.dtype = partial[0].dtype();
+  if (combine_on_devices(rt, op, x, partial, part_shard, o.combine)) {
+    // partial[0] holds the devices' combination; the host adds initial= and applies out= as the
+    // fixed-order combine would, over one row.
+    return run_reduction(rt, op, rt.to_host(partial[0]), co, default_all);
   }
   Shape stacked_shape = partial[0].shape();
   stacked_shape[0] = static_cast<std::int64_t>(partial.size());
@@ -148,9 +219,6 @@ Array sharded_reduce(const Runtime& rt, const OpDesc& op, const ShardedArray& x,
     const auto i = static_cast<std::int64_t>(d);
     rt.copy_to(rt.to_host(partial[d]), stacked.slice(0, i, i + 1));
   }
-  ReduceOptions co = o;
-  co.target = "cpu";
-  co.dtype = partial[0].dtype();
   return run_reduction(rt, op, stacked, co, default_all);
 }
 

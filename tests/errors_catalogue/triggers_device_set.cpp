@@ -82,6 +82,33 @@ const TriggerSet device_sets = {
      [] {
        set_rt().ufunc("subtract").reduce(set_rt().to_devices(zeros({3, 2}), "multidev:all"));
      }},
+    {"E-SHARDED-COMBINE-COLLECTIVE",
+     [] {
+       set_rt().reduce("max")(set_rt().to_devices(zeros({3, 2}), "multidev:all"),
+                              {.combine = Combine::collective});
+     }},
+    {"E-DEVICE-SET-COMBINE-COLLECTIVE",
+     [] {
+       set_rt().reduce("sum")(zeros({3, 2}),
+                              {.target = "multidev:all", .combine = Combine::collective});
+     }},
+    {"E-NCCL-GROUP-ID",
+     [] {
+       need_gpu();
+       Collectives* c = rt().collectives("cuda");
+       if (!c) throw Skip{"libloom_nccl.so is not on the plugin path (built where nccl.h is)"};
+       if (auto a = c->availability(); !a.ok) throw Skip{"NCCL unavailable: " + a.reason};
+       c->join_group("abc", 2, 0, 0);
+     }},
+    {"E-NCCL-CALL",
+     [] {
+       need_gpu();
+       Collectives* c = rt().collectives("cuda");
+       if (!c) throw Skip{"libloom_nccl.so is not on the plugin path (built where nccl.h is)"};
+       if (auto a = c->availability(); !a.ok) throw Skip{"NCCL unavailable: " + a.reason};
+       // A rank outside the group: NCCL refuses it before any connection is tried.
+       c->join_group(c->make_group_id(), 1, 5, 0);
+     }},
     {"E-DEVICE-SET-NOT-REORDERABLE",
      [] { set_rt().ufunc("subtract").reduce(zeros({4}), {.target = "multidev:all"}); }},
 };

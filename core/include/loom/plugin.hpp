@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "loom/backend.hpp"
+#include "loom/collective.hpp"
 #include "loom/registry.hpp"
 
 namespace loom {
@@ -32,3 +33,12 @@ struct PluginInfo {
   }                                                   \
   }                                                   \
   BOOST_DLL_ALIAS(loom_plugin_entry, loom_plugin)
+
+// A library may also export `loom_collectives` (beside LOOM_PLUGIN): a factory of the collectives
+// of one backend's devices (loom/collective.hpp; libloom_nccl.so for cuda). The loader makes one
+// when it loads the library; one library a backend target.
+#define LOOM_COLLECTIVES(factory)                                     \
+  namespace {                                                         \
+  ::loom::Collectives* loom_collectives_entry() { return factory(); } \
+  }                                                                   \
+  BOOST_DLL_ALIAS(loom_collectives_entry, loom_collectives)

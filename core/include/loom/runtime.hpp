@@ -13,6 +13,7 @@
 
 #include "loom/array.hpp"
 #include "loom/backend.hpp"
+#include "loom/collective.hpp"
 #include "loom/kernel.hpp"
 #include "loom/registry.hpp"
 #include "loom/sharded.hpp"
@@ -123,6 +124,14 @@ class Initial {
 };
 inline const Initial no_initial = Initial::none();
 
+// How a reduction of a sharded array combines its devices' partials over axis 0
+// (docs/multi-gpu.md, "Combining on the devices").
+enum class Combine : std::uint8_t {
+  automatic,    // on the devices (NCCL) where every order gives the same bits, else fixed_order
+  fixed_order,  // brought to the host and combined in device order: the same bits every run
+  collective,   // on the devices (NCCL); floating-point sums then follow NCCL's order
+};
+
 struct ReduceOptions {
   std::string target{};
   Axes axis{};
@@ -134,6 +143,7 @@ struct ReduceOptions {
   std::optional<Array> out{};    // its dtype selects the loop when dtype= is not given
   std::optional<DType> dtype{};  // the loop's dtype; the input is cast to it (NumPy: unsafe)
   Stream stream{};
+  Combine combine = Combine::automatic;  // sharded arrays only; other calls have nothing to combine
 };
 
 // accumulate and reduceat (NumPy's keyword arguments of those methods).
@@ -447,6 +457,9 @@ class Runtime {
   // TargetError for an unknown or unavailable target, a device that does not exist, one listed
   // twice, or an empty list entry (docs/multi-gpu.md).
   std::vector<std::string> device_targets(const std::string& target) const;
+  // The collectives library loaded for a backend target ("cuda": libloom_nccl.so), or null when
+  // none is (docs/multi-gpu.md, "Combining on the devices").
+  Collectives* collectives(const std::string& backend_target) const;
 
   struct Impl;  // internal (core/src/runtime_impl.hpp)
 

@@ -1,14 +1,19 @@
 // A host backend with three "devices" (target "multidev"), for the device-set tests on machines
 // without GPUs: each call runs the host loops, as the serial backend does, and is logged with its
 // device and size so that a test can see how a device set split it. LOOM_TEST_MULTIDEV_FAIL=<d>
-// makes every call on device d throw, as a failing GPU would.
+// makes every call on device d throw, as a failing GPU would. Its collectives (as NCCL's for cuda)
+// combine partials in reverse device order, so that a test can tell them from the host's fixed
+// order; LOOM_TEST_MULTIDEV_COLL=off makes them unavailable.
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "loom/error.hpp"
+#include "loom/float16.hpp"
 #include "loom/plugin.hpp"
 
 namespace {
@@ -42,7 +47,7 @@ class MultiDev final : public loom::Backend {
     loom::run_reduce_range(c, 0, c.iter.size());
   }
 
- private:
+ public:  // the collectives below note their devices too
   static void note(int d, std::int64_t size) {
     const char* fail = std::getenv("LOOM_TEST_MULTIDEV_FAIL");
     if (fail && std::atoi(fail) == d) {
@@ -55,6 +60,93 @@ class MultiDev final : public loom::Backend {
 };
 
 loom::Backend* make_backend() { return new MultiDev(); }
+
+int collective_calls = 0;  // under log_mutex
+
+template <class T>
+T apply(loom::CollectiveOp op, T a, T b) {
+  switch (op) {
+    case loom::CollectiveOp::sum:
+      return static_cast<T>(a + b);
+    case loom::CollectiveOp::prod:
+      return static_cast<T>(a * b);
+    case loom::CollectiveOp::max:
+      return b > a ? b : a;
+    case loom::CollectiveOp::min:
+      return b < a ? b : a;
+  }
+  return a;
+}
+
+template <class T>
+void fold(std::span<void* const> bufs, std::int64_t n, loom::CollectiveOp op) {
+  auto* root = static_cast<T*>(bufs[0]);
+  for (std::int64_t j = 0; j < n; ++j) {
+    T acc = static_cast<const T*>(bufs.back())[j];
+    for (std::size_t i = bufs.size() - 1; i-- > 0;) {
+      acc = apply(op, acc, static_cast<const T*>(bufs[i])[j]);
+    }
+    root[j] = acc;
+  }
+}
+
+class MultiDevCollectives final : public loom::Collectives {
+ public:
+  std::string name() const override { return "multidev-coll"; }
+  std::string target() const override { return "multidev"; }
+  loom::Availability availability() const override {
+    const char* off = std::getenv("LOOM_TEST_MULTIDEV_COLL");
+    if (off && std::string(off) == "off") return {false, "switched off (LOOM_TEST_MULTIDEV_COLL)"};
+    return {};
+  }
+  std::string unsupported(loom::DType t, loom::CollectiveOp) const override {
+    switch (t) {  // NCCL's list
+      case loom::DType::int16:
+      case loom::DType::uint16:
+      case loom::DType::complex64:
+      case loom::DType::complex128:
+        return "no " + std::string(loom::name(t)) + " reductions";
+      default:
+        return {};
+    }
+  }
+  void reduce(std::span<void* const> bufs, std::span<const int> devices, std::int64_t n,
+              loom::DType t, loom::CollectiveOp op) override {
+    for (int d : devices) MultiDev::note(d, 0);  // a failing device fails here too
+    {
+      std::lock_guard lock(log_mutex);
+      ++collective_calls;
+    }
+    using D = loom::DType;
+    switch (t) {
+      case D::bool_:
+      case D::uint8:
+        return fold<std::uint8_t>(bufs, n, op);
+      case D::int8:
+        return fold<std::int8_t>(bufs, n, op);
+      case D::int32:
+        return fold<std::int32_t>(bufs, n, op);
+      case D::uint32:
+        return fold<std::uint32_t>(bufs, n, op);
+      case D::int64:
+        return fold<std::int64_t>(bufs, n, op);
+      case D::uint64:
+        return fold<std::uint64_t>(bufs, n, op);
+      case D::float32:
+        return fold<float>(bufs, n, op);
+      case D::float64:
+        return fold<double>(bufs, n, op);
+      default:
+        throw loom::ValueError("multidev-coll: " + unsupported(t, op));
+    }
+  }
+  std::string make_group_id() override { return "multidev"; }
+  std::unique_ptr<loom::CollectiveGroup> join_group(const std::string&, int, int, int) override {
+    throw loom::ValueError("multidev-coll: no process groups");
+  }
+};
+
+loom::Collectives* make_collectives() { return new MultiDevCollectives(); }
 
 }  // namespace
 
@@ -74,7 +166,14 @@ extern "C" [[gnu::visibility("default")]] std::int64_t loom_test_multidev_rows(i
 extern "C" [[gnu::visibility("default")]] void loom_test_multidev_reset() {
   std::lock_guard lock(log_mutex);
   log_entries.clear();
+  collective_calls = 0;
+}
+// Collective reductions since reset.
+extern "C" [[gnu::visibility("default")]] int loom_test_multidev_collectives() {
+  std::lock_guard lock(log_mutex);
+  return collective_calls;
 }
 
 LOOM_PLUGIN((loom::PluginInfo{loom::kAbiVersion, "multidev", loom::Family::host, nullptr,
                               &make_backend}))
+LOOM_COLLECTIVES(make_collectives)
