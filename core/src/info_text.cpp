@@ -105,6 +105,12 @@ void print_targets(const Runtime& rt, std::ostream& os) {
       os << t.reason;
     }
     os << "\n";
+    // The collectives that combine a device set's partials on its devices (docs/multi-gpu.md).
+    if (Collectives* c = rt.collectives(t.target)) {
+      const Availability a = c->availability();
+      os << "  " << std::string(10, ' ') << "collectives " << c->name() << ": "
+         << (a.ok ? "available" : "unavailable, " + a.reason) << "\n";
+    }
   }
 }
 
