@@ -20,18 +20,6 @@ std::string devices_of(const ShardedArray& a) {
   return s;
 }
 
-// The collective op that combines partials of `op` (the catalogue's reductions and their ufuncs,
-// by name; bools as bytes: or is max, and is min), if any.
-std::optional<CollectiveOp> collective_op(const OpDesc& op, DType t) {
-  const std::string& n = op.name;
-  const bool b = t == DType::bool_;
-  if (n == "sum" || n == "add") return b ? CollectiveOp::max : CollectiveOp::sum;
-  if (n == "prod" || n == "multiply") return b ? CollectiveOp::min : CollectiveOp::prod;
-  if (n == "max" || n == "maximum" || n == "any" || n == "logical_or") return CollectiveOp::max;
-  if (n == "min" || n == "minimum" || n == "all" || n == "logical_and") return CollectiveOp::min;
-  return std::nullopt;
-}
-
 bool is_float_kind(DType t) { return kind(t) == Kind::floating || kind(t) == Kind::complex; }
 
 // Combines the partials into partial[0] on the devices when `how` and the op allow it (see
@@ -44,7 +32,7 @@ bool combine_on_devices(const Runtime& rt, const OpDesc& op, const ShardedArray&
   const DType t = partial[0].dtype();
   Backend* backend = rt.resolve_target(x.target(0)).first;
   Collectives* coll = rt.collectives(backend->target());
-  const auto cop = collective_op(op, t);
+  const auto cop = collective_op_for(op.name, t);
   std::string why;
   if (!coll) {
     why = "no collectives library is loaded for '" + backend->target() +

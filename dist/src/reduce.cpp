@@ -10,6 +10,7 @@
 #include "agree.hpp"
 #include "loom/dist/error.hpp"
 #include "mpi_call.hpp"
+#include "nccl_combine.hpp"
 #include "state.hpp"
 
 namespace loom::dist {
@@ -75,7 +76,13 @@ Plan plan_of(const ReduceOptions& o, bool is_method, const DistArray& a, const s
   p.over_rows = !p.axes.empty() && p.axes.front() == 0;
   const Kind k = kind(o.dtype ? *o.dtype : a.dtype());
   const bool exact = k == Kind::boolean || k == Kind::signed_int || k == Kind::unsigned_int;
-  p.order = o.order == Order::automatic ? (exact ? Order::ranks : Order::blocks) : o.order;
+  p.order = o.order == Order::automatic
+                ? (exact || o.combine == Combine::collective ? Order::ranks : Order::blocks)
+                : o.order;
+  if (o.combine == Combine::collective && p.order != Order::ranks) {
+    throw ValueError(what + ": Combine::collective all-reduces one partial a rank, so it needs " +
+                     "Order::ranks (or Order::automatic), not Order::blocks");
+  }
   return p;
 }
 
@@ -91,6 +98,9 @@ std::string describe_call(const std::string& op, const DistArray& a, const Plan&
   s += o.keepdims ? " keepdims" : "";
   s += p.order == Order::blocks ? " in blocks" : " in rank order";
   if (o.dtype) s += " dtype " + std::string(name(*o.dtype));
+  s += o.combine == Combine::automatic     ? ""
+       : o.combine == Combine::fixed_order ? " combine fixed_order"
+                                           : " combine collective";
   s += o.initial.is_none() ? " initial None" : o.initial.given() ? " initial given" : "";
   return s;
 }
@@ -194,8 +204,37 @@ loom::Array Reduce::operator()(const DistArray& a, const ReduceOptions& o) const
 
   std::vector<loom::Array> parts;
   if (p.order == Order::ranks) {
+    loom::Array part;  // on this rank's device
     detail::agree(comm, what, [&] {
-      if (a.rows().size() > 0) parts.push_back(host_contiguous(*rt_, run(a.local(), part_opts)));
+      if (a.rows().size() > 0) part = detail::contiguous(*rt_, run(a.local(), part_opts));
+    });
+    std::string why_not = "Combine::fixed_order";
+    std::optional<detail::DeviceCombine> dc;
+    if (o.combine != Combine::fixed_order) {
+      const std::string op = reduce_ ? reduce_->desc().name : method_->desc().name;
+      dc = detail::device_combine(*rt_, comm, op, a.target(),
+                                  part.valid() ? part.dtype() : a.dtype(), part.valid(), what,
+                                  &why_not);
+    }
+    if (!dc && o.combine == Combine::collective) {  // the same decision on every rank
+      throw ValueError(what + " with Combine::collective: the GPUs cannot combine the partials (" +
+                       why_not + "); use Combine::automatic or Combine::fixed_order");
+    }
+    if (dc) {
+      loom::Array r;
+      detail::agree(comm, what, [&] {
+        dc->group->all_reduce(part.data(), part.size(), part.dtype(), dc->op, nullptr);
+        // The same cpu combine as below, over one row: initial=, keepdims and dtype alike.
+        r = run(host_contiguous(*rt_, part), {.target = "cpu",
+                                              .axis = Axes(p.axes),
+                                              .keepdims = o.keepdims,
+                                              .initial = o.initial,
+                                              .dtype = o.dtype});
+      });
+      return r;
+    }
+    detail::agree(comm, what, [&] {
+      if (part.valid()) parts.push_back(host_contiguous(*rt_, part));
     });
   } else {
     // Blocks of B global rows; block b starts on the rank owning row b * B, which receives the

@@ -80,6 +80,8 @@ const std::map<std::string, std::function<void()>>& triggers() {
                  {.target = world().rank() == 1 ? "warp9" : "cpu"});
        }},
       {"E-DIST-NOT-REORDERABLE", [] { Reduce::method(rt(), "subtract")(rows_f64(8)); }},
+      {"E-DIST-COMBINE-COLLECTIVE",
+       [] { Reduce(rt(), "sum")(rows_f64(8), {.combine = Combine::collective}); }},
       {"E-DIST-REDUCE-NEEDS-LOCAL", [] { Reduce(rt(), "sum")(rows_f64(8, 2), {.axis = 1}); }},
       {"E-DIST-LOCAL-NEEDS-REDUCE", [] { Reduce(rt(), "sum").local(rows_f64(8, 2), {.axis = 0}); }},
       {"E-DIST-REDUCE-AXIS", [] { Reduce(rt(), "sum")(rows_f64(8, 2), {.axis = 2}); }},

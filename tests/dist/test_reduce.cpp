@@ -1,5 +1,7 @@
 // Reductions of distributed arrays: over axis 0 the same result on every rank, the one-process
 // bits for integers, rank-count-independent bits for floats in blocks; over other axes local.
+#include <algorithm>
+
 #include "dist_test_util.hpp"
 
 namespace loom::dist {
@@ -128,6 +130,51 @@ TEST(Reduce, DifferentAxesOnDifferentRanksAreAnErrorOnEveryRank) {
                 DistributionError,
                 "ranks disagree on the call: rank 0 has sum of float64 \\(8, 2\\) "
                 "over axes \\(0,\\)");
+}
+
+TEST(Reduce, CombineOnHostTargetsGoesThroughMpiAndCollectiveIsRefusedOnEveryRank) {
+  const loom::Array g = test::global_i64(777, 2);
+  const DistArray d = scatter(rt(), world(), g, {.target = test::parallel_or_cpu()});
+  const Reduce sum(rt(), "sum");
+  for (Combine c : {Combine::automatic, Combine::fixed_order}) {
+    EXPECT_TRUE(same_bits(sum(d, {.combine = c}), rt().reduce("sum")(g)));
+  }
+  try {
+    sum(d, {.combine = Combine::collective});
+    ADD_FAILURE() << "no error";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not cuda:N"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(sum(d, {.order = Order::blocks, .combine = Combine::collective}), ValueError);
+}
+
+// A GPU a rank where the machine has them (one GPU: every rank on cuda:0, so one rank goes
+// through NCCL and two or more through MPI, since NCCL gives each rank its own GPU).
+TEST(Reduce, OnGpuRanksIntegerReductionsHaveTheOneProcessBitsThroughNcclOrMpi) {
+  const auto targets = rt().targets();
+  const bool cuda = std::any_of(targets.begin(), targets.end(), [](const TargetInfo& t) {
+    return t.target == "cuda" && t.available;
+  });
+  if (!cuda) GTEST_SKIP() << "no usable cuda target";
+  const int gpus = rt().resolve_target("cuda").first->device_count();
+  const std::string t = "cuda:" + std::to_string(world().node_rank() % gpus);
+  const loom::Array g = test::global_i64(4099, 3);
+  const DistArray d = scatter(rt(), world(), g, {.target = t});
+  const loom::Array want = rt().reduce("sum")(g);
+  for (Combine c : {Combine::automatic, Combine::fixed_order}) {
+    EXPECT_TRUE(same_bits(Reduce(rt(), "sum")(d, {.combine = c}), want));
+    EXPECT_TRUE(same_bits(Reduce(rt(), "max")(d, {.axis = 0, .combine = c}),
+                          rt().reduce("max")(g, {.axis = 0})));
+  }
+  Collectives* coll = rt().collectives("cuda");
+  const bool own_gpu = world().size() <= gpus;  // one node, as the tests run
+  if (coll && coll->availability().ok && own_gpu) {
+    EXPECT_TRUE(
+        same_bits(Reduce(rt(), "sum")(d, {.initial = Initial(2.0), .combine = Combine::collective}),
+                  rt().reduce("sum")(g, {.initial = Initial(2.0)})));
+  } else {
+    EXPECT_THROW(Reduce(rt(), "sum")(d, {.combine = Combine::collective}), ValueError);
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -27,6 +28,19 @@ inline const char* name(CollectiveOp op) {
       return "min";
   }
   return "?";
+}
+
+// The collective op that combines partials of the reduction named `op` (the catalogue's sum, prod,
+// max, min, any, all and the ufuncs add, multiply, maximum, minimum, logical_or, logical_and, by
+// name; bools as bytes: or is max, and is min), or none.
+inline std::optional<CollectiveOp> collective_op_for(const std::string& op, DType partial) {
+  const bool b = partial == DType::bool_;
+  if (op == "sum" || op == "add") return b ? CollectiveOp::max : CollectiveOp::sum;
+  if (op == "prod" || op == "multiply") return b ? CollectiveOp::min : CollectiveOp::prod;
+  if (op == "max" || op == "maximum" || op == "any" || op == "logical_or") return CollectiveOp::max;
+  if (op == "min" || op == "minimum" || op == "all" || op == "logical_and")
+    return CollectiveOp::min;
+  return std::nullopt;
 }
 
 // One process's membership of a group of processes, each with one device (NCCL's communicator

@@ -31,6 +31,12 @@ struct ReduceOptions {
   Initial initial{};  // counted once, in the combine
   std::optional<DType> dtype{};
   Order order = Order::automatic;
+  // Where one partial a rank is combined (Order::ranks): automatic all-reduces integer and bool
+  // partials on the GPUs through an NCCL group when every rank is on its own cuda:N
+  // (docs/scale-out.md, "GPU ranks and NCCL"), else through MPI on the host; fixed_order always
+  // through MPI; collective on the GPUs or an error saying why (and makes automatic's order
+  // ranks for floating point too).
+  Combine combine = Combine::automatic;
 };
 
 // A reduction (rt.reduce("sum")) or a binary ufunc's reduce method (Reduce::method(rt, "add")).
