@@ -19,7 +19,8 @@ class SerialBackend final : public Backend {
   void run_reduce(const ReduceCall& c, int) override { run_reduce_range(c, 0, c.iter.size()); }
   // The grid in order, block by block, like Numba's CUDA simulator.
   void run_kernel(KernelCall& c, int) override {
-    c.impl->host(c, 0, c.blocks.count(), c.impl->data);
+    const BlockRange r = block_range(c);
+    c.impl->host(c, r.begin, r.end, c.impl->data);
   }
 };
 

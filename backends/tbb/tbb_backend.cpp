@@ -101,12 +101,14 @@ class TbbBackend final : public Backend {
   // locking. What a thread does is unknown (grid-stride threads loop), so any grid of two or
   // more blocks is split.
   void run_kernel(KernelCall& c, int) override {
-    const std::int64_t nblocks = c.blocks.count();
+    const BlockRange r = block_range(c);
+    const std::int64_t nblocks = r.end - r.begin;
     const Executor ex = executor(nblocks >= 2 ? kSerialCutoff : 0);
-    if (!ex.parallel()) return c.impl->host(c, 0, nblocks, c.impl->data);
+    if (!ex.parallel()) return c.impl->host(c, r.begin, r.end, c.impl->data);
     const Chunks ch{nblocks, ceil_div(nblocks, ex.threads() * kChunksPerThread)};
-    ex.run(ch.count(),
-           [&](std::int64_t i) { c.impl->host(c, ch.begin(i), ch.end(i), c.impl->data); });
+    ex.run(ch.count(), [&](std::int64_t i) {
+      c.impl->host(c, r.begin + ch.begin(i), r.begin + ch.end(i), c.impl->data);
+    });
   }
 
  private:

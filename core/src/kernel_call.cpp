@@ -1,9 +1,12 @@
 // Kernel::launch: picks the target and the overload, checks the launch configuration, moves host
-// arrays for a device target, and hands the grid to the backend.
+// arrays for a device target, and hands the grid to the backend (a device set's launch:
+// device_set_kernel.cpp).
 #include <algorithm>
 #include <string>
 
 #include "call_common.hpp"
+#include "device_set.hpp"
+#include "kernel_launch.hpp"
 #include "kernel_watchdog.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/error.hpp"
@@ -15,7 +18,7 @@
 #include "suggest.hpp"
 
 namespace loom {
-
+namespace detail {
 namespace {
 
 // What the caller passed, in the notation of KernelParam::str().
@@ -142,23 +145,12 @@ void convert_scalar(const KernelArgIn& a, DType to, unsigned char* out) {
 
 }  // namespace
 
-void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> args) const {
-  const KernelDesc& k = *desc_;
-  SmallVec<const Array*, 8> arrays;
-  std::vector<std::string> labels;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].array()) continue;
-    arrays.push_back(args[i].array());
-    labels.push_back("argument " + std::to_string(i));
-  }
-  const detail::Target t = detail::pick_target(
-      *rt_, cfg.target, "kernel '" + k.name + "'",
-      std::span<const Array* const>(arrays.data(), arrays.size()), cfg.stream, labels);
+bool configure_launch(const KernelDesc& k, const Target& t, const LaunchConfig& cfg,
+                      std::span<const KernelArgIn> args, KernelCall& call) {
   const KernelOverload& o = pick_overload(k, t, args);
   const bool fibers = !t.on_device() && (cfg.host_fibers || o.host_path == HostPath::fibers);
-  if (fibers) detail::watchdog_configure();
+  if (fibers) watchdog_configure();
 
-  KernelCall call;
   call.kernel = &o;
   call.impl = &o.impl[static_cast<int>(t.family)];
   call.name = k.name;
@@ -167,14 +159,13 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
   call.shared_bytes = cfg.shared_bytes;
   // Checked on every target, used on the host (fiber stacks of syncthreads kernels).
   if (cfg.stack_bytes != 0 &&
-      (cfg.stack_bytes < detail::kMinFiberStack || cfg.stack_bytes > detail::kMaxFiberStack)) {
+      (cfg.stack_bytes < kMinFiberStack || cfg.stack_bytes > kMaxFiberStack)) {
     throw LaunchError("kernel '" + k.name + "': stack_bytes=" + std::to_string(cfg.stack_bytes) +
                       " is outside the fiber stacks host targets give a kernel thread (" +
-                      std::to_string(detail::kMinFiberStack) + " to " +
-                      std::to_string(detail::kMaxFiberStack) + " bytes; 0: the default, " +
-                      std::to_string(detail::kDefaultFiberStack) + ")");
+                      std::to_string(kMinFiberStack) + " to " + std::to_string(kMaxFiberStack) +
+                      " bytes; 0: the default, " + std::to_string(kDefaultFiberStack) + ")");
   }
-  call.stack_bytes = cfg.stack_bytes ? cfg.stack_bytes : detail::kDefaultFiberStack;
+  call.stack_bytes = cfg.stack_bytes ? cfg.stack_bytes : kDefaultFiberStack;
   call.fibers = fibers;
   const bool empty = check_size(k.name, cfg.size, call) && !cfg.blocks.given;
   call.auto_threads = !cfg.threads.given;
@@ -190,14 +181,13 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
     // Automatic configuration on the host: blocks of 256 threads shaped by `size`, covering it,
     // or four blocks per worker thread.
     if (call.auto_threads) {
-      call.threads =
-          detail::auto_threads(call.size, call.size_ndim, kHostAutoThreads, kMaxThreadsPerBlock);
+      call.threads = auto_threads(call.size, call.size_ndim, kHostAutoThreads, kMaxThreadsPerBlock);
     }
     if (empty) {
       // Nothing runs (below); a grid for the other extents is not asked for.
     } else if (call.auto_blocks && call.size_ndim > 0) {
-      call.blocks = detail::blocks_for_size("kernel '" + k.name + "'", call.size, call.size_ndim,
-                                            call.threads);
+      call.blocks =
+          blocks_for_size("kernel '" + k.name + "'", call.size, call.size_ndim, call.threads);
     } else if (call.auto_blocks) {
       call.blocks = Dim3(static_cast<unsigned>(4 * std::max(1, t.backend->num_threads())));
     }
@@ -212,22 +202,65 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
     require_writeable(*args[i].array(), "kernel '" + k.name + "'", arg);
     require_distinct(k.name, i, p, *args[i].array());
   }
+  call.args.resize(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!o.params[i].array) convert_scalar(args[i], o.params[i].dtype, call.args[i].value);
+  }
   // A size with a zero extent and automatic blocks: no block to run (Numba's forall(0)).
-  if (empty) return;
+  return !empty;
+}
 
-  // Arguments; host arrays on a device target go over first and writable ones come back after.
+void place_array_arg(const Array& a, int ndim, KernelArg& ka) {
+  ka.data = a.data();
+  for (int d = 0; d < ndim; ++d) {
+    ka.shape[d] = a.shape()[d];
+    ka.strides[d] = a.strides()[d];
+  }
+}
+
+void run_kernel_on(const Target& t, KernelCall& call) {
+  try {
+    t.backend->run_kernel(call, t.device);
+  } catch (const IndexError& e) {  // raised inside the kernel's code: say which kernel
+    throw IndexError("kernel '" + call.name + "': " + e.what());
+  } catch (const KernelError& e) {
+    throw KernelError("kernel '" + call.name + "': " + e.what());
+  } catch (const LaunchError& e) {
+    const std::string m = e.what();
+    if (m.rfind("kernel '", 0) == 0) throw;
+    throw LaunchError("kernel '" + call.name + "': " + m);
+  }
+}
+
+}  // namespace detail
+
+void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> args) const {
+  const KernelDesc& k = *desc_;
+  if (detail::names_device_set(cfg.target.empty() ? rt_->default_target() : cfg.target)) {
+    return detail::launch_on_device_set(*rt_, k, cfg, args);
+  }
+  SmallVec<const Array*, 8> arrays;
+  std::vector<std::string> labels;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].array()) continue;
+    arrays.push_back(args[i].array());
+    labels.push_back("argument " + std::to_string(i));
+  }
+  const detail::Target t = detail::pick_target(
+      *rt_, cfg.target, "kernel '" + k.name + "'",
+      std::span<const Array* const>(arrays.data(), arrays.size()), cfg.stream, labels);
+  KernelCall call;
+  if (!detail::configure_launch(k, t, cfg, args, call)) return;
+  const KernelOverload& o = *call.kernel;
+
+  // Arrays; host arrays on a device target go over first and writable ones come back after.
   SmallVec<std::pair<Array, const Array*>, 4> copy_back;  // (device copy, caller's host array)
   // Every device copy lives until the kernel is queued: a buffer freed earlier could be handed
   // to the next argument (frees are stream-ordered after the kernel on the legacy stream).
   SmallVec<Array, 8> copies;
-  call.args.resize(args.size());
   for (std::size_t i = 0; i < args.size(); ++i) {
     const KernelParam& p = o.params[i];
-    KernelArg& ka = call.args[i];
-    if (!p.array) {
-      convert_scalar(args[i], p.dtype, ka.value);
-      continue;
-    }
+    if (!p.array) continue;
     Array a = *args[i].array();
     if (t.on_device() && a.device().is_host()) {
       Array d = t.to_device(a);
@@ -235,23 +268,9 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
       if (p.writable) copy_back.push_back({d, args[i].array()});
       a = d;
     }
-    ka.data = a.data();
-    for (int d = 0; d < p.ndim; ++d) {
-      ka.shape[d] = a.shape()[d];
-      ka.strides[d] = a.strides()[d];
-    }
+    detail::place_array_arg(a, p.ndim, call.args[i]);
   }
-  try {
-    t.backend->run_kernel(call, t.device);
-  } catch (const IndexError& e) {  // raised inside the kernel's code: say which kernel
-    throw IndexError("kernel '" + k.name + "': " + e.what());
-  } catch (const KernelError& e) {
-    throw KernelError("kernel '" + k.name + "': " + e.what());
-  } catch (const LaunchError& e) {
-    const std::string m = e.what();
-    if (m.rfind("kernel '", 0) == 0) throw;
-    throw LaunchError("kernel '" + k.name + "': " + m);
-  }
+  detail::run_kernel_on(t, call);
   for (auto& [d, host] : copy_back) rt_->copy_to(d, *host, cfg.stream);
   if (t.on_device() && !t.device_mode) t.backend->synchronize(t.device, call.stream);
 }

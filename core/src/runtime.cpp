@@ -246,9 +246,9 @@ std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) cons
   }
   const std::string t = name;
   if (detail::names_device_set(t)) {
-    throw TargetError("target '" + t + "' names a device set, which ufunc and gufunc calls and " +
-                      "reductions take (docs/multi-gpu.md); this one runs on one device: name " +
-                      "it (" + t.substr(0, t.find(':')) + ":0)");
+    throw TargetError("target '" + t + "' names a device set, which ufunc and gufunc calls, " +
+                      "reductions and kernels take (docs/multi-gpu.md); this one runs on one " +
+                      "device: name it (" + t.substr(0, t.find(':')) + ":0)");
   }
   std::string base = t;
   int device = 0;

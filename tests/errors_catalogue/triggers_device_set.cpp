@@ -2,6 +2,7 @@
 // devices, tests/plugins/multidev) with the math plugin of this build, so no GPU is needed except
 // for the stream entry.
 #include "catalogue.hpp"
+#include "loom/def/kernel.hpp"
 #include "loom/runtime.hpp"
 #include "trigger_helpers.hpp"
 
@@ -11,9 +12,22 @@ using namespace catalogue;  // NOLINT: the helpers of this file
 
 namespace {
 
-// The runtime a user gets plus the multidev backend.
+// The runtime a user gets plus the multidev backend, and a kernel of the program's with two
+// writable arguments.
+struct TwoOutputs {
+  void operator()(const ThreadCtx& t, View<double> a, View<double> b) const {
+    const std::int64_t i = t.grid();
+    if (i < a.size()) a(i) = 1;
+    if (i < b.size()) b(i) = 2;
+  }
+};
 Runtime& set_rt() {
   static Runtime r(RuntimeOptions{.plugin_path = {LOOM_CAT_MULTIDEV_DIR}});
+  static const bool defined = [] {
+    r.define("catalogue", [](Registrar& reg) { def::kernel<TwoOutputs>(reg, "cat_two_outputs"); });
+    return true;
+  }();
+  (void)defined;
   return r;
 }
 
@@ -108,6 +122,28 @@ const TriggerSet device_sets = {
        if (auto a = c->availability(); !a.ok) throw Skip{"NCCL unavailable: " + a.reason};
        // A rank outside the group: NCCL refuses it before any connection is tried.
        c->join_group(c->make_group_id(), 1, 5, 0);
+     }},
+    {"E-DEVICE-SET-KERNEL-DEVICE-ARRAY",
+     [] {
+       const Array d = fake_device({4});
+       set_rt()
+           .kernel("square_kernel")
+           .launch({.blocks = 1, .threads = 4, .target = "multidev:all"}, d, d);
+     }},
+    {"E-DEVICE-SET-KERNEL-OVERLAP",
+     [] {
+       const Array a = zeros({8});
+       set_rt()
+           .kernel("cat_two_outputs")
+           .launch({.blocks = 2, .threads = 4, .target = "multidev:all"}, a, a.slice(0, 2, 6));
+     }},
+    {"E-DEVICE-SET-KERNEL-MERGE",
+     [] {
+       const Array x = arange(0, 100).astype(DType::float64);
+       const Array hist = zeros({10}).astype(DType::int32);
+       set_rt()
+           .kernel("histogram")
+           .launch({.blocks = 4, .threads = 32, .target = "multidev:all"}, x, 0.0, 100.0, hist);
      }},
     {"E-DEVICE-SET-NOT-REORDERABLE",
      [] { set_rt().ufunc("subtract").reduce(zeros({4}), {.target = "multidev:all"}); }},

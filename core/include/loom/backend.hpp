@@ -66,9 +66,10 @@ class Backend {
   virtual unsigned* begin_index_gate(const std::int64_t* idx, std::int64_t m, std::int64_t rows,
                                      int device, void* stream);
   virtual bool end_index_gate(unsigned* gate, int device, void* stream);
-  // A custom kernel's grid. Host backends run call.impl->host over ranges of blocks (the core
-  // has fixed the configuration); a device backend calls call.impl->device, which may fill in an
-  // automatic configuration. The default throws LaunchError naming the backend.
+  // A custom kernel's grid. Host backends run call.impl->host over ranges of block_range(call)
+  // (the core has fixed the configuration; a device set's part is a sub-range); a device backend
+  // calls call.impl->device, which may fill in an automatic configuration and launches only the
+  // call's part. The default throws LaunchError naming the backend.
   virtual void run_kernel(KernelCall& call, int device);
 
   // Device memory, copies and streams: device backends override these; a host backend is never

@@ -97,6 +97,28 @@ struct KernelCall {
   SmallVec<KernelArg, 8> args;
   void* stream = nullptr;
   int device = 0;
+  // A device set (docs/multi-gpu.md, "Kernels"): this device runs only the blocks
+  // [part_begin, part_end) along axis part_axis (0 x, 1 y, 2 z: the grid's slowest axis of more
+  // than one block); `blocks` stays the whole grid, which the kernel sees (gridDim, blockIdx).
+  // part_end == 0: every block.
+  int part_axis = 0;
+  unsigned part_begin = 0, part_end = 0;
+  // Device loop: fill in and check the automatic configuration for `device`, launch nothing (a
+  // device set's grid is fixed once, then split).
+  bool configure_only = false;
 };
+
+// The blocks a host backend runs for `c`, as linear indices (x fastest): every block, or a
+// device's part (blocks slower than part_axis are one, so a slab along it is one range).
+struct BlockRange {
+  std::int64_t begin, end;
+};
+inline BlockRange block_range(const KernelCall& c) {
+  if (c.part_end == 0) return {0, c.blocks.count()};
+  std::int64_t inner = 1;
+  if (c.part_axis >= 1) inner *= c.blocks.x;
+  if (c.part_axis >= 2) inner *= c.blocks.y;
+  return {c.part_begin * inner, c.part_end * inner};
+}
 
 }  // namespace loom

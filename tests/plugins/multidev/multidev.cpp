@@ -1,9 +1,9 @@
 // A host backend with three "devices" (target "multidev"), for the device-set tests on machines
 // without GPUs: each call runs the host loops, as the serial backend does, and is logged with its
-// device and size so that a test can see how a device set split it. LOOM_TEST_MULTIDEV_FAIL=<d>
-// makes every call on device d throw, as a failing GPU would. Its collectives (as NCCL's for cuda)
-// combine partials in reverse device order, so that a test can tell them from the host's fixed
-// order; LOOM_TEST_MULTIDEV_COLL=off makes them unavailable.
+// device and size (elements, or a kernel's blocks) so that a test can see how a device set split
+// it. LOOM_TEST_MULTIDEV_FAIL=<d> makes every call on device d throw, as a failing GPU would. Its
+// collectives (as NCCL's for cuda) combine partials in reverse device order, so that a test can
+// tell them from the host's fixed order; LOOM_TEST_MULTIDEV_COLL=off makes them unavailable.
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -45,6 +45,11 @@ class MultiDev final : public loom::Backend {
   void run_reduce(const loom::ReduceCall& c, int d) override {
     note(d, c.iter.size());
     loom::run_reduce_range(c, 0, c.iter.size());
+  }
+  void run_kernel(loom::KernelCall& c, int d) override {  // logs the blocks it runs
+    const loom::BlockRange r = loom::block_range(c);
+    note(d, r.end - r.begin);
+    c.impl->host(c, r.begin, r.end, c.impl->data);
   }
 
  public:  // the collectives below note their devices too

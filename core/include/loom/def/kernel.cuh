@@ -31,6 +31,8 @@ template <std::size_t N>
 struct KernelParams {
   KernelArg args[N > 0 ? N : 1];
   std::size_t shared_bytes;
+  Dim3 grid;   // the whole grid (a device set's device launches part of it)
+  Dim3 first;  // this launch's first block in it
 };
 
 // N is a template parameter of its own (always kernel_nparams<F>): nvcc mangles a parameter type
@@ -42,9 +44,9 @@ __global__ void kernel_entry(F f, KernelParams<N> p) {
   extern __shared__ __align__(16) unsigned char loom_kernel_shared[];
   ThreadCtx t;
   t.threadIdx = Dim3(threadIdx.x, threadIdx.y, threadIdx.z);
-  t.blockIdx = Dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  t.blockIdx = Dim3(blockIdx.x + p.first.x, blockIdx.y + p.first.y, blockIdx.z + p.first.z);
   t.blockDim = Dim3(blockDim.x, blockDim.y, blockDim.z);
-  t.gridDim = Dim3(gridDim.x, gridDim.y, gridDim.z);
+  t.gridDim = p.grid;
   t.shared_mem = loom_kernel_shared;
   t.shared_bytes = p.shared_bytes;
   invoke_kernel(f, t, p.args, std::make_index_sequence<N>{});
@@ -178,11 +180,28 @@ void kernel_launch(KernelCall& c, const void* data) {
     }
     c.auto_threads = c.auto_blocks = false;  // the configuration is fixed from here on
   }
+  if (c.configure_only) return;
 
   KernelParams<N> p;
   for (std::size_t i = 0; i < N; ++i) p.args[i] = c.args[i];
   p.shared_bytes = c.shared_bytes;
-  const dim3 grid(c.blocks.x, c.blocks.y, c.blocks.z), block(c.threads.x, c.threads.y, c.threads.z);
+  p.grid = c.blocks;
+  p.first = Dim3(0, 0, 0);
+  dim3 grid(c.blocks.x, c.blocks.y, c.blocks.z);
+  if (c.part_end != 0) {  // a device set's part: blocks [part_begin, part_end) along part_axis
+    const unsigned n = c.part_end - c.part_begin;
+    if (c.part_axis == 0) {
+      grid.x = n;
+      p.first.x = c.part_begin;
+    } else if (c.part_axis == 1) {
+      grid.y = n;
+      p.first.y = c.part_begin;
+    } else {
+      grid.z = n;
+      p.first.z = c.part_begin;
+    }
+  }
+  const dim3 block(c.threads.x, c.threads.y, c.threads.z);
   entry<<<grid, block, c.shared_bytes, stream_of(c.stream)>>>(*static_cast<const F*>(data), p);
   // A configuration error shows here; a fault inside the kernel shows at the next synchronization.
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
