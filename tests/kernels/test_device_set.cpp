@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "helpers.hpp"
+#include "loom/backend.hpp"
 
 namespace loom_kernel_test {
 namespace {
@@ -269,6 +270,80 @@ TEST(KernelOnSetSplit, AFailingDeviceFailsTheLaunchAndChangesNothing) {
   unsetenv("LOOM_TEST_MULTIDEV_FAIL");
   EXPECT_EQ(out.to_vector<double>(), std::vector<double>(64, 2.0));
 }
+
+// One device's part of a grid, handed straight to each target's backend as a device set hands it
+// to one device: only the part's blocks run, and they see the whole grid. On cuda this checks the
+// launch's block offset with one GPU, where every set is one device.
+class KernelPart : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(KernelPart, OnlyThePartRunsAndSeesTheWholeGrid) {
+  const std::string target = GetParam();
+  for (const auto& t : set_rt().targets()) {
+    if (target.rfind(t.target, 0) == 0 && !t.available) {
+      GTEST_SKIP() << t.target << " unavailable: " << t.reason;
+    }
+  }
+  struct Part {
+    Extent blocks;
+    int axis;
+    unsigned begin, end;
+  };
+  for (const Part& p : {Part{{3, 4, 5}, 2, 1, 3}, Part{{3, 4, 1}, 1, 1, 3},
+                        Part{{6, 1, 1}, 0, 2, 5}, Part{{2, 2, 3}, 2, 0, 1}}) {
+    const Extent threads{2, 2, 1};
+    const std::int64_t per = 4, nblocks = p.blocks.x * p.blocks.y * p.blocks.z;
+    const std::int64_t rows = nblocks * per;
+    Array want = loom::full<std::int64_t>({rows, 20}, -1);
+    set_rt()
+        .kernel("t_coords")
+        .launch({.blocks = p.blocks, .threads = threads, .target = target}, want);
+
+    const auto [backend, device] = set_rt().resolve_target(target);
+    const loom::KernelDesc& d = set_rt().kernel("t_coords").desc();
+    const bool gpu = backend->family() != loom::Family::host;
+    loom::KernelCall c;
+    c.kernel = &d.overloads[0];
+    c.impl = &d.overloads[0].impl[static_cast<int>(backend->family())];
+    c.name = "t_coords";
+    c.blocks = loom::Dim3(p.blocks.x, p.blocks.y, p.blocks.z);
+    c.threads = loom::Dim3(2, 2, 1);
+    c.device = device;
+    c.part_axis = p.axis;
+    c.part_begin = p.begin;
+    c.part_end = p.end;
+    const Array host = loom::full<std::int64_t>({rows, 20}, -1);
+    const Array mem = gpu ? set_rt().to_device(host, target) : host;
+    c.args.resize(1);
+    c.args[0].data = mem.data();
+    for (int k = 0; k < 2; ++k) {
+      c.args[0].shape[k] = mem.shape()[k];
+      c.args[0].strides[k] = mem.strides()[k];
+    }
+    backend->run_kernel(c, device);
+    const Array got = gpu ? set_rt().to_host(mem) : mem;
+
+    const std::int64_t inner =
+        p.axis == 0 ? 1 : (p.axis == 1 ? p.blocks.x : p.blocks.x * p.blocks.y);
+    const std::int64_t lo = p.begin * inner * per, hi = p.end * inner * per;
+    const auto g = got.to_vector<std::int64_t>(), w = want.to_vector<std::int64_t>();
+    std::int64_t bad = 0;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      for (int k = 0; k < 20; ++k) {
+        const std::int64_t expect = r >= lo && r < hi ? w[r * 20 + k] : -1;
+        bad += g[r * 20 + k] != expect;
+      }
+    }
+    EXPECT_EQ(bad, 0) << "axis " << p.axis << ", blocks " << p.begin << " to " << p.end;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, KernelPart,
+                         ::testing::Values("cpu", "parallel", "multidev:1", "cuda:0"),
+                         [](const auto& i) {
+                           std::string s = i.param;
+                           for (char& c : s) c = c == ':' ? '_' : c;
+                           return s;
+                         });
 
 }  // namespace
 }  // namespace loom_kernel_test
