@@ -18,6 +18,7 @@ struct Sizes {
   Shape sum_row{4096, 64, 256};   // (instances, n, m); first axis /16 with LOOM_BENCH_SMALL=1
   double large_min_time = 0.2;    // seconds; large cases run only a few iterations
   std::int64_t linalg_batch = 1'000'000;  // 4x4 matrices per batched linalg case; /16 when small
+  std::int64_t device_set = std::int64_t{1} << 30;  // "1G": issue 16's size; 4M when small
 };
 
 Sizes sizes_from_env();
@@ -66,5 +67,10 @@ void register_baselines(const Sizes& sizes);
 void register_kernel_path_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                                 bool device);
 void register_kernel_path_baselines(const Sizes& sizes);
+// Device sets (apps/bench/device_set_cases.cpp): set_sinexp, set_sum (sharded device arrays) and
+// set_sinexp_host (host arrays), float32 of sizes.device_set, on "<target>:all" (labelled
+// <target>_all) and on the first device alone as a set (<target>_0): the speed-up of every GPU
+// over one is the ratio of the two.
+void register_device_set_cases(const Runtime& rt, const std::string& target, const Sizes& sizes);
 
 }  // namespace loom::bench

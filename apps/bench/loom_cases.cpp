@@ -513,6 +513,7 @@ Sizes sizes_from_env() {
     s.huge = 0;
     s.sum_row[0] /= 16;
     s.linalg_batch /= 16;
+    s.device_set = 4 << 20;
   }
   return s;
 }
