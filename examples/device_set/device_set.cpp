@@ -22,9 +22,19 @@ int main(int argc, char** argv) {
   const loom::ShardedArray xs = rt.to_devices(x, set);  // rows split over the devices
   const loom::ShardedArray zs = rt.ufunc("sinexp")(xs, xs);
   const loom::ShardedArray ws = rt.ufunc("multiply")(zs, 2.0);  // a scalar goes to every device
-  const double total = rt.reduce("sum")(ws).item<double>();   // partials combined on the host
-  const loom::Array w = rt.to_host(ws);                        // the rows gathered
+  const double total = rt.reduce("sum")(ws).item<double>();     // partials combined on the host
+  const loom::Array w = rt.to_host(ws);                         // the rows gathered
   std::printf("sharded: %d shards, sum %.6f, w[7] == 2 z[7]: %s\n", xs.count(), total,
               w.at<double>(7) == 2.0 * z.at<double>(7) ? "yes" : "no");
+
+  // A kernel (the seeds' Jacobi sweep) on the set: its grid split by rows of blocks, each device
+  // on a copy of the arguments; the elements each device changed are written back.
+  const loom::Array g = loom::linspace(0.0, 1.0, 384 * 512).reshape({384, 512});
+  loom::Array on_set = loom::zeros({384, 512}), on_one = loom::zeros({384, 512});
+  rt.kernel("jacobi_2d").launch({.size = {512, 384}, .target = set}, g, on_set);
+  rt.kernel("jacobi_2d")
+      .launch({.size = {512, 384}, .target = rt.device_targets(set)[0]}, g, on_one);
+  const bool ksame = rt.reduce("all")(rt.ufunc("equal")(on_set, on_one)).item<bool>();
+  std::printf("kernel: same as one device: %s\n", ksame ? "yes" : "no");
   return 0;
 }
