@@ -48,6 +48,10 @@ inline bool names_device_set(std::string_view target) {
   return rest == "all" || rest.find(',') != std::string_view::npos;
 }
 
+// ValueError for a Stream given with a device set (a Stream belongs to one device); `who` names
+// the call ("ufunc 'add'").
+void refuse_stream(const Stream& s, const std::string& who, const std::string& set);
+
 // The ufunc/gufunc call of `op` on a device set: `part` is the single-device call each device
 // makes on its rows (the general path of ufunc_call.cpp).
 using PartCall = SmallVec<Array, 4> (*)(const Runtime&, const OpDesc&, std::span<const Array>,

@@ -37,13 +37,6 @@ void require_host(const Array& a, const std::string& who, const std::string& set
                     "or run on its one device");
 }
 
-void refuse_stream(const Stream& s, const std::string& who, const std::string& set) {
-  if (!s.valid()) return;
-  throw ValueError(who + " on the device set '" + set + "': a Stream belongs to one device (this " +
-                   "one to device " + std::to_string(s.device()) +
-                   "); a device-set call uses each device's default stream");
-}
-
 // Which operands are split by rows: those whose loop dims reach the call's full loop rank with
 // more than one row; the others (fewer loop dims, or one row) broadcast and go whole to every
 // device. n: the rows, 0 when there is nothing to split (no loop dim, disagreeing extents).
@@ -78,6 +71,13 @@ SplitPlan plan_split(std::span<const Array* const> ops, std::span<const int> cor
 Array rows_of(const Array& a, bool split, Rows r) { return split ? a.slice(0, r.lo, r.hi) : a; }
 
 }  // namespace
+
+void refuse_stream(const Stream& s, const std::string& who, const std::string& set) {
+  if (!s.valid()) return;
+  throw ValueError(who + " on the device set '" + set + "': a Stream belongs to one device (this " +
+                   "one to device " + std::to_string(s.device()) +
+                   "); a device-set call uses each device's default stream");
+}
 
 SmallVec<Array, 4> device_set_call(const Runtime& rt, const OpDesc& op,
                                    std::span<const Array> inputs, const CallOptions& o,

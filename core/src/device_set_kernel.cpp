@@ -81,11 +81,7 @@ void launch_on_device_set(const Runtime& rt, const KernelDesc& k, const LaunchCo
   const std::string set = cfg.target.empty() ? rt.default_target() : cfg.target;
   const std::string who = "kernel '" + k.name + "' on the device set '" + set + "'";
   const std::vector<std::string> targets = rt.device_targets(set);
-  if (cfg.stream.valid()) {
-    throw ValueError(who + ": a Stream belongs to one device (this one to device " +
-                     std::to_string(cfg.stream.device()) +
-                     "); a device-set call uses each device's default stream");
-  }
+  refuse_stream(cfg.stream, "kernel '" + k.name + "'", set);
   SmallVec<const Array*, 8> arrays;
   std::vector<std::string> labels;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -116,8 +112,9 @@ void launch_on_device_set(const Runtime& rt, const KernelDesc& k, const LaunchCo
     for (std::size_t j = 0; j < i; ++j) {
       if (!o.params[j].array || !o.params[j].writable) continue;
       if (!may_share_memory(*args[i].array(), *args[j].array())) continue;
-      throw ValueError(who + ": arguments " + std::to_string(j) + " and " + std::to_string(i) +
-                       " are writable and may share memory; each device writes copies of them, " +
+      throw ValueError(who + ": arguments " + std::to_string(j) + " (" + args[j].array()->str() +
+                       ") and " + std::to_string(i) + " (" + args[i].array()->str() +
+                       ") are writable and may share memory; each device writes copies of them, " +
                        "which could not be merged: pass arrays of their own, or run on one " +
                        "device (" + targets[0] + ")");
     }

@@ -3,7 +3,6 @@
 // collective op), whose collectives (as NCCL's for cuda) fold in reverse
 // device order and count their calls: which reductions take them under each Combine, that the
 // results equal the host's fixed-order combine, and the errors when they cannot be used.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../plugins/multidev/multidev_log.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
 
@@ -24,18 +24,12 @@ Runtime& rt() {
   return r;
 }
 
-int collective_calls() {
-  rt();
-  static const auto fn = [] {
-    void* h = dlopen(LOOM_TEST_MULTIDEV_LIB, RTLD_NOW | RTLD_NOLOAD);
-    return h ? reinterpret_cast<int (*)()>(dlsym(h, "loom_test_multidev_collectives")) : nullptr;
-  }();
-  return fn ? fn() : -1;
+const loom::test::MultidevLog& log() {
+  static const loom::test::MultidevLog l((rt(), LOOM_TEST_MULTIDEV_LIB));
+  return l;
 }
-void reset() {
-  void* h = dlopen(LOOM_TEST_MULTIDEV_LIB, RTLD_NOW | RTLD_NOLOAD);
-  reinterpret_cast<void (*)()>(dlsym(h, "loom_test_multidev_reset"))();
-}
+int collective_calls() { return log().collectives(); }
+void reset() { log().reset(); }
 
 template <class T>
 Array ints(std::int64_t n, std::int64_t cols, T scale) {

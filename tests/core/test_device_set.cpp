@@ -1,7 +1,6 @@
 // Device sets (docs/multi-gpu.md) on the test backend "multidev" (tests/plugins/multidev: three
 // host devices), so that the splitting, the combine and the failure paths run without GPUs: every
 // result must equal the one-device call's, and the log must show each device's rows.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../plugins/multidev/multidev_log.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
 
@@ -24,27 +24,8 @@ Runtime& rt() {
   return r;
 }
 
-// The backend's log (multidev.cpp): rows each device ran, summed over its calls since reset().
-struct Log {
-  using Rows = std::int64_t (*)(int, int*);
-  using Reset = void (*)();
-  Rows rows_fn = nullptr;
-  Reset reset_fn = nullptr;
-  Log() {
-    rt();  // loads the plugin
-    void* h = dlopen(LOOM_TEST_MULTIDEV_LIB, RTLD_NOW | RTLD_NOLOAD);
-    if (!h) return;
-    rows_fn = reinterpret_cast<Rows>(dlsym(h, "loom_test_multidev_rows"));
-    reset_fn = reinterpret_cast<Reset>(dlsym(h, "loom_test_multidev_reset"));
-  }
-  std::int64_t rows(int d) const {
-    int calls = 0;
-    return rows_fn(d, &calls);
-  }
-  void reset() const { reset_fn(); }
-};
-const Log& log() {
-  static const Log l;
+const loom::test::MultidevLog& log() {
+  static const loom::test::MultidevLog l((rt(), LOOM_TEST_MULTIDEV_LIB));
   return l;
 }
 

@@ -4,10 +4,9 @@
 // devices) and on cuda:all where there is a GPU: every result must equal one device's, the
 // kernel must see the whole grid, and what cannot be merged must be an error that changes
 // nothing.
-#include <dlfcn.h>
-
 #include <cstdlib>
 
+#include "../plugins/multidev/multidev_log.hpp"
 #include "helpers.hpp"
 #include "loom/backend.hpp"
 
@@ -20,27 +19,8 @@ loom::Runtime& set_rt() {
   return r;
 }
 
-// The multidev backend's log: blocks (for kernels) each device ran since reset().
-struct Log {
-  using Rows = std::int64_t (*)(int, int*);
-  using Reset = void (*)();
-  Rows rows_fn = nullptr;
-  Reset reset_fn = nullptr;
-  Log() {
-    set_rt();
-    void* h = dlopen(LOOM_KTEST_MULTIDEV_LIB, RTLD_NOW | RTLD_NOLOAD);
-    if (!h) return;
-    rows_fn = reinterpret_cast<Rows>(dlsym(h, "loom_test_multidev_rows"));
-    reset_fn = reinterpret_cast<Reset>(dlsym(h, "loom_test_multidev_reset"));
-  }
-  std::int64_t blocks(int d) const {
-    int calls = 0;
-    return rows_fn(d, &calls);
-  }
-  void reset() const { reset_fn(); }
-};
-const Log& log() {
-  static const Log l;
+const loom::test::MultidevLog& log() {
+  static const loom::test::MultidevLog l((set_rt(), LOOM_KTEST_MULTIDEV_LIB));
   return l;
 }
 
@@ -202,7 +182,9 @@ TEST_P(KernelOnSet, WritableArgumentsThatOverlapAreRefused) {
     launch("t_atomic_add", on_set({.blocks = 2, .threads = 4}), a.slice(0, 0, 1), a, 1);
     FAIL() << "no error";
   } catch (const loom::ValueError& e) {
-    EXPECT_NE(std::string(e.what()).find("arguments 0 and 1 are writable and may share memory"),
+    EXPECT_NE(std::string(e.what()).find("arguments 0 (int32 array of shape (1,) on host) and 1 "
+                                         "(int32 array of shape (8,) on host) are writable and "
+                                         "may share memory"),
               std::string::npos)
         << e.what();
   }
@@ -238,7 +220,7 @@ TEST(KernelOnSetSplit, BlocksSplitAlongTheSlowestAxis) {
     Array rows = loom::zeros({blocks.x * blocks.y * blocks.z * 2, 20}, DType::int64);
     log().reset();
     set_rt().kernel("t_coords").launch({.blocks = blocks, .threads = 2, .target = set}, rows);
-    return std::vector<std::int64_t>{log().blocks(0), log().blocks(1), log().blocks(2)};
+    return std::vector<std::int64_t>{log().rows(0), log().rows(1), log().rows(2)};
   };
   EXPECT_EQ(run({10}, "multidev:all"), (std::vector<std::int64_t>{4, 3, 3}));
   EXPECT_EQ(run({2}, "multidev:all"), (std::vector<std::int64_t>{1, 1, 0}));
