@@ -180,7 +180,11 @@ class NcclCollectives final : public Collectives {
  private:
   static std::string list(const std::vector<int>& d) {
     std::string s = "cuda:";
-    for (std::size_t i = 0; i < d.size(); ++i) s += (i ? "," : "") + std::to_string(d[i]);
+    // Two appends, not `"," + to_string(..)`: GCC 12's -Wrestrict misfires on that (PR 105329).
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      if (i) s += ',';
+      s += std::to_string(d[i]);
+    }
     return s;
   }
   std::mutex mutex_;

@@ -263,15 +263,14 @@ template <class BD>
 // result; a division where the target has no reciprocal estimate.
 template <class B>
 [[gnu::always_inline]] inline B recip_approx(B v) {
-  using V = typename B::register_type;
 #if defined(__AVX512F__)
-  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_rcp14_ps(v));
+  if constexpr (trig::reg_is<B, float, 64>) return B(_mm512_rcp14_ps(v));
 #endif
 #if defined(__AVX__)
-  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_rcp_ps(v));
+  if constexpr (trig::reg_is<B, float, 32>) return B(_mm256_rcp_ps(v));
 #endif
 #if defined(__SSE__)
-  if constexpr (std::is_same_v<V, __m128>) return B(_mm_rcp_ps(v));
+  if constexpr (trig::reg_is<B, float, 16>) return B(_mm_rcp_ps(v));
 #endif
   return B(1) / v;
 }
@@ -366,12 +365,11 @@ template <class BF>
 template <class B>
 [[gnu::always_inline]] inline B fmsub(B a, B b, B c) {
 #if defined(__FMA__)
-  using V = typename B::register_type;
 #if defined(__AVX512F__)
-  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_fmsub_ps(a, b, c));
+  if constexpr (trig::reg_is<B, float, 64>) return B(_mm512_fmsub_ps(a, b, c));
 #endif
-  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_fmsub_ps(a, b, c));
-  if constexpr (std::is_same_v<V, __m128>) return B(_mm_fmsub_ps(a, b, c));
+  if constexpr (trig::reg_is<B, float, 32>) return B(_mm256_fmsub_ps(a, b, c));
+  if constexpr (trig::reg_is<B, float, 16>) return B(_mm_fmsub_ps(a, b, c));
 #endif
   return trig::fmadd(a, b, B(0) - c);
 }

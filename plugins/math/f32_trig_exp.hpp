@@ -27,13 +27,12 @@ namespace loom::math::detail::simd::f32 {
 // Lanes of a where bit 0 of n is set, b elsewhere.
 template <class BF>
 [[gnu::always_inline]] inline BF select_odd(bits_t<BF> n, BF a, BF b) {
-  using V = typename BF::register_type;
 #if defined(__AVX512F__)
-  if constexpr (std::is_same_v<V, __m512>)
+  if constexpr (trig::reg_is<BF, float, 64>)
     return BF(_mm512_mask_blend_ps(_mm512_test_epi32_mask((__m512i)n, _mm512_set1_epi32(1)), b, a));
 #endif
-  if constexpr (std::is_same_v<V, __m256>) return BF(_mm256_blendv_ps(b, a, (__m256)(n << 31)));
-  if constexpr (std::is_same_v<V, __m128>) return BF(_mm_blendv_ps(b, a, (__m128)(n << 31)));
+  if constexpr (trig::reg_is<BF, float, 32>) return BF(_mm256_blendv_ps(b, a, (__m256)(n << 31)));
+  if constexpr (trig::reg_is<BF, float, 16>) return BF(_mm_blendv_ps(b, a, (__m128)(n << 31)));
   const bits_t<BF> m = (n << 31) >> 31;
   return from_bits<BF>((bits(a) & m) | (bits(b) & ~m));
 }

@@ -36,6 +36,12 @@ inline constexpr double kC4 = 0x1.b839a252049c1p-104, kC2f = 0x1.0b4611a626331p-
 inline constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1, kOneOverPi = 0x1.45f306dc9c883p-2;
 inline constexpr double kRound = 0x1.8p52;  // (t + kRound) - kRound: t rounded, +0 for t = -0
 
+// True when batch B is T lanes in a Bytes-wide register. Not is_same<register_type, __m512>:
+// GCC drops the vector types' attributes on a template argument and warns (-Wignored-attributes).
+template <class B, class T, std::size_t Bytes>
+inline constexpr bool reg_is =
+    std::is_same_v<typename B::value_type, T> && sizeof(typename B::register_type) == Bytes;
+
 // a*b + c, rounded once where the target has FMA: xsimd 8.1's fma on AVX-512 is a multiply and an
 // add. The intrinsics, not a loop over the lanes: GCC vectorizes such a loop at its preferred
 // width, 256 bits for -march=icelake-server and the like, and split every 512-bit fma into
@@ -45,13 +51,13 @@ template <class B>
 #if defined(__FMA__)
   using V = typename B::register_type;
 #if defined(__AVX512F__)
-  if constexpr (std::is_same_v<V, __m512d>) return B(_mm512_fmadd_pd(a, b, c));
-  if constexpr (std::is_same_v<V, __m512>) return B(_mm512_fmadd_ps(a, b, c));
+  if constexpr (reg_is<B, double, 64>) return B(_mm512_fmadd_pd(a, b, c));
+  if constexpr (reg_is<B, float, 64>) return B(_mm512_fmadd_ps(a, b, c));
 #endif
-  if constexpr (std::is_same_v<V, __m256d>) return B(_mm256_fmadd_pd(a, b, c));
-  if constexpr (std::is_same_v<V, __m256>) return B(_mm256_fmadd_ps(a, b, c));
-  if constexpr (std::is_same_v<V, __m128d>) return B(_mm_fmadd_pd(a, b, c));
-  if constexpr (std::is_same_v<V, __m128>) return B(_mm_fmadd_ps(a, b, c));
+  if constexpr (reg_is<B, double, 32>) return B(_mm256_fmadd_pd(a, b, c));
+  if constexpr (reg_is<B, float, 32>) return B(_mm256_fmadd_ps(a, b, c));
+  if constexpr (reg_is<B, double, 16>) return B(_mm_fmadd_pd(a, b, c));
+  if constexpr (reg_is<B, float, 16>) return B(_mm_fmadd_ps(a, b, c));
   const V va = a, vb = b, vc = c;
   V r;
   for (std::size_t i = 0; i < B::size; ++i) r[i] = std::fma(va[i], vb[i], vc[i]);
