@@ -16,13 +16,13 @@ using random::Generator;
 
 const TriggerSet random_triggers = {
     {"E-SHAPE-RANDOM-NEGATIVE",
-     [] { Generator(1).uniform(rt(), {2, -3}, DType::float32, {.target = "cpu"}); }},
+     [] {
+       Generator(1).uniform(rt(), {2, -3}, DType::float32, {.target = "cpu"});
+     }},
     {"E-TYPE-RANDOM-DTYPE",
      [] { Generator(1).uniform(rt(), {4}, DType::int32, {.target = "cpu"}); }},
     {"E-TYPE-RANDOM-OUT",
-     [] {
-       Generator(1).uniform(rt(), {4}, DType::float32, {.target = "cpu", .out = zeros({4})});
-     }},
+     [] { Generator(1).uniform(rt(), {4}, DType::float32, {.target = "cpu", .out = zeros({4})}); }},
     {"E-SHAPE-RANDOM-OUT",
      [] {
        Generator(1).normal(rt(), {2, 2}, DType::float64, {.target = "cpu", .out = zeros({4})});
