@@ -1,0 +1,71 @@
+// The random plugin's kernels: element i of an array from Philox(seed, stream, call)'s element
+// functions (loom/random.hpp), grid-stride over Philox blocks so that one block's words are
+// computed once and any grid, chunking or device split writes the same bits.
+#pragma once
+#include <cstdint>
+
+#include "loom/random.hpp"
+#include "loom/thread_ctx.hpp"
+
+namespace loom::random_plugin {
+
+using loom::random::Philox;
+
+// Elements [b * per, b * per + per) of out, the ones that exist.
+template <class T, int per, class F>
+LOOM_HD void write_block(loom::View<T> out, std::int64_t b, F&& value) {
+  const std::int64_t first = b * per, n = out.size();
+  for (int k = 0; k < per && first + k < n; ++k) out(first + k) = value(k);
+}
+
+template <class T>
+struct Uniform {
+  LOOM_HD void operator()(const loom::ThreadCtx& t, loom::View<T> out, std::uint64_t seed,
+                          std::uint32_t stream, std::uint32_t call) const {
+    const Philox p(seed, stream, call);
+    constexpr int per = sizeof(T) == 4 ? 4 : 2;  // elements of a 128-bit block
+    for (std::int64_t b : t.grid_stride((out.size() + per - 1) / per)) {
+      const loom::random::Words4 w = p.block(static_cast<std::uint64_t>(b));
+      write_block<T, per>(out, b, [&](int k) -> T {
+        if constexpr (per == 4) {
+          return loom::random::to_float32(w.v[k]);
+        } else {
+          return loom::random::to_float64(w.v[2 * k], w.v[2 * k + 1]);
+        }
+      });
+    }
+  }
+};
+
+template <class T>
+struct Normal {
+  LOOM_HD void operator()(const loom::ThreadCtx& t, loom::View<T> out, std::uint64_t seed,
+                          std::uint32_t stream, std::uint32_t call) const {
+    const Philox p(seed, stream, call);
+    constexpr int per = sizeof(T) == 4 ? 4 : 2;
+    for (std::int64_t b : t.grid_stride((out.size() + per - 1) / per)) {
+      double z[4];
+      if constexpr (per == 4) {
+        p.normal_pairs32(static_cast<std::uint64_t>(b), z);
+      } else {
+        p.normal_pair64(static_cast<std::uint64_t>(b), z);
+      }
+      write_block<T, per>(out, b, [&](int k) { return static_cast<T>(z[k]); });
+    }
+  }
+};
+
+template <class T>
+struct Integers {
+  LOOM_HD void operator()(const loom::ThreadCtx& t, loom::View<T> out, std::int64_t low,
+                          std::uint64_t span, std::uint64_t seed, std::uint32_t stream,
+                          std::uint32_t call) const {
+    const Philox p(seed, stream, call);
+    for (std::int64_t i : t.grid_stride(out.size())) {
+      // In uint64 arithmetic (wraps as two's complement), then to T: low + offset fits T.
+      out(i) = static_cast<T>(static_cast<std::uint64_t>(low) + p.integer_offset(i, span));
+    }
+  }
+};
+
+}  // namespace loom::random_plugin
