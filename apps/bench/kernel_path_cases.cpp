@@ -2,6 +2,9 @@
 // hypot_stride with one element a thread (.size = n), a 2-D Jacobi sweep, and a block tree sum as
 // block phases (block_sum) and as fibers (block_sum_sync), each next to a plain C++ loop over the
 // same data (for the sums: the tree's order, same bits, and the sequential loop a user writes).
+// The seeds' literal forms are here too, next to their idioms and a loop (docs/porting.md, "Traps
+// first"): add_stride's hand-written grid-stride loop on [1024, 256] and with .size = n, and the
+// 3-D maximum_3d on 8x8x8 blocks (the maximum ufunc's row is in loom_cases.cpp).
 // Device targets run the kernels on device arrays for comparison.
 #include <benchmark/benchmark.h>
 
@@ -61,6 +64,14 @@ std::string label2(std::int64_t r, std::int64_t c) {
     }
     out[b] = s[0];
   }
+}
+
+[[gnu::noinline]] void add_loop(const float* a, const float* b, float* c, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+
+[[gnu::noinline]] void maximum_loop(const float* a, const float* b, float* c, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) c[i] = a[i] > b[i] ? a[i] : b[i];
 }
 
 std::int64_t nbytes(const Array& a) { return a.size() * static_cast<std::int64_t>(a.itemsize()); }
@@ -137,6 +148,8 @@ benchmark::internal::Benchmark* ms(benchmark::internal::Benchmark* b, const Size
 struct Data {
   std::int64_t n = 0;
   Array a, b, hypot;   // hypot inputs and the loop's result
+  Array add;           // a + b by the loop
+  Array ca, cb, cmax;  // the seeds' 256^3 maximum: inputs and the loop's result
   Array grid, jacobi;  // Jacobi input and the loop's result
   Array x, sums;       // block sums' input and the loop's result
   std::int64_t nblocks = 0;
@@ -150,6 +163,13 @@ const Data& data(const Sizes& sizes) {
     r.b = apps::random_uniform<float>({r.n}, -12, 12, 92);
     r.hypot = empty({r.n}, DType::float32);
     hypot_loop(ptr<float>(r.a), ptr<float>(r.b), reinterpret_cast<float*>(r.hypot.data()), r.n);
+    r.add = empty({r.n}, DType::float32);
+    add_loop(ptr<float>(r.a), ptr<float>(r.b), reinterpret_cast<float*>(r.add.data()), r.n);
+    r.ca = apps::random_uniform<float>(sizes.cube, 0, 1, 95);
+    r.cb = apps::random_uniform<float>(sizes.cube, 0, 1, 96);
+    r.cmax = empty(sizes.cube, DType::float32);
+    maximum_loop(ptr<float>(r.ca), ptr<float>(r.cb), reinterpret_cast<float*>(r.cmax.data()),
+                 r.ca.size());
     r.grid = apps::random_uniform<float>({kJacobiRows, kJacobiCols}, 0, 1, 93);
     r.jacobi = empty({kJacobiRows, kJacobiCols}, DType::float32);
     jacobi_loop(ptr<float>(r.grid), reinterpret_cast<float*>(r.jacobi.data()), kJacobiRows,
@@ -176,6 +196,36 @@ void register_kernel_path_cases(const Runtime& rt, const std::string& target, co
            const Data& d = data(sizes);
            kernel_case(st, *r, "hypot_stride", target, {.size = d.n}, {d.a, d.b},
                        empty({d.n}, DType::float32), d.hypot, device, d.n);
+         }),
+     sizes);
+  // The seeds' add with its hand-written grid-stride loop: on their [1024, 256] grid (each host
+  // thread walks memory a grid apart) and on one element a thread (.size = n).
+  ms(benchmark::RegisterBenchmark(("kernel_add_stride/float32/" + n_label + "/" + target).c_str(),
+                                  [=](benchmark::State& st) {
+                                    const Data& d = data(sizes);
+                                    kernel_case(st, *r, "add_stride", target,
+                                                {.blocks = 1024, .threads = 256}, {d.a, d.b},
+                                                empty({d.n}, DType::float32), d.add, device, d.n);
+                                  }),
+     sizes);
+  ms(benchmark::RegisterBenchmark(
+         ("kernel_add_stride_sized/float32/" + n_label + "/" + target).c_str(),
+         [=](benchmark::State& st) {
+           const Data& d = data(sizes);
+           kernel_case(st, *r, "add_stride", target, {.size = d.n}, {d.a, d.b},
+                       empty({d.n}, DType::float32), d.add, device, d.n);
+         }),
+     sizes);
+  // The seeds' maximum_6: a 3-D grid of 8x8x8 blocks, x along the first (slowest) axis.
+  ms(benchmark::RegisterBenchmark(
+         ("kernel_maximum_3d/float32/" + apps::shape_label(sizes.cube) + "/" + target).c_str(),
+         [=](benchmark::State& st) {
+           const Data& d = data(sizes);
+           const Shape& c = sizes.cube;
+           const LaunchConfig cfg{.blocks = Extent(c[0] / 8, c[1] / 8, c[2] / 8),
+                                  .threads = Extent(8, 8, 8)};
+           kernel_case(st, *r, "maximum_3d", target, cfg, {d.ca, d.cb}, empty(c, DType::float32),
+                       d.cmax, device, d.ca.size());
          }),
      sizes);
   ms(benchmark::RegisterBenchmark(("kernel_jacobi_2d/float32/" + grid + "/" + target).c_str(),
@@ -221,6 +271,21 @@ void register_kernel_path_baselines(const Sizes& sizes) {
                                         },
                                         d.n, 3 * 4 * d.n);
                                   }),
+     sizes);
+  // add_stride's loop is baseline_loop/add/float32/<n> (baselines.cpp): the same a + b.
+  ms(benchmark::RegisterBenchmark(
+         ("baseline_loop/maximum/float32/" + apps::shape_label(sizes.cube)).c_str(),
+         [=](benchmark::State& st) {
+           const Data& d = data(sizes);
+           Array c = empty(sizes.cube, DType::float32);
+           loop_case(
+               st,
+               [&] {
+                 maximum_loop(ptr<float>(d.ca), ptr<float>(d.cb),
+                              reinterpret_cast<float*>(c.data()), d.ca.size());
+               },
+               d.ca.size(), 3 * 4 * d.ca.size());
+         }),
      sizes);
   ms(benchmark::RegisterBenchmark(
          ("baseline_loop/jacobi_2d/float32/" + label2(kJacobiRows, kJacobiCols)).c_str(),
