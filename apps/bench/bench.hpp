@@ -62,8 +62,10 @@ void register_kernel_baselines(const Sizes& sizes);
 // Cases named "baseline_loop/<op>/<dtype>/<size>" and "baseline_memcpy/<dtype>/<size>".
 void register_baselines(const Sizes& sizes);
 // Host kernel paths (apps/bench/kernel_path_cases.cpp): kernel_hypot_stride_sized (.size = n),
-// kernel_jacobi_2d (4096x4096 float32), kernel_block_sum and kernel_block_sum_sync (16M float64,
-// 256-thread blocks), and their plain loops (register_kernel_path_baselines).
+// kernel_add_stride ([1024, 256]) and kernel_add_stride_sized, kernel_maximum_3d (256^3, 8x8x8
+// blocks), kernel_jacobi_2d (4096x4096 float32), kernel_block_sum and kernel_block_sum_sync (16M
+// float64, 256-thread blocks), and their plain loops (register_kernel_path_baselines; add's is
+// baseline_loop/add in register_baselines).
 void register_kernel_path_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                                 bool device);
 void register_kernel_path_baselines(const Sizes& sizes);
