@@ -68,4 +68,24 @@ struct Integers {
   }
 };
 
+// The seeds' Monte Carlo estimate of pi (Numba's compute_pi, numba.cuda.random's example), the
+// functor of examples/random/monte_carlo.hpp: each thread draws `iterations` points of the unit
+// square from its own xoroshiro128p state and writes 4 * (the fraction inside the quarter
+// circle). In the plugin so that loom-bench and loom-demo, which define no kernels of their own,
+// can run it on every target.
+struct ComputePi {
+  LOOM_HD void operator()(const loom::ThreadCtx& t, loom::View<std::uint64_t, 2> rng_states,
+                          std::int64_t iterations, loom::View<float> out) const {
+    const std::int64_t thread_id = t.grid();
+    if (thread_id >= out.size()) return;
+    std::int64_t inside = 0;
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      const float x = loom::random::xoroshiro128p_uniform_float32(rng_states, thread_id);
+      const float y = loom::random::xoroshiro128p_uniform_float32(rng_states, thread_id);
+      if (x * x + y * y <= 1.0f) ++inside;
+    }
+    out(thread_id) = 4.0f * static_cast<float>(inside) / static_cast<float>(iterations);
+  }
+};
+
 }  // namespace loom::random_plugin
