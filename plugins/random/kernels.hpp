@@ -7,6 +7,10 @@
 #include "loom/random.hpp"
 #include "loom/thread_ctx.hpp"
 
+#if !defined(__CUDA_ARCH__) && (defined(__AVX2__) || defined(__AVX512F__))
+#include <immintrin.h>
+#endif
+
 namespace loom::random_plugin {
 
 using loom::random::Philox;
@@ -18,21 +22,152 @@ LOOM_HD void write_block(loom::View<T> out, std::int64_t b, F&& value) {
   for (int k = 0; k < per && first + k < n; ++k) out(first + k) = value(k);
 }
 
+#if !defined(__CUDA_ARCH__)
+// The host's fast path: kLanes consecutive Philox blocks at once. One block at a time is bound by
+// its 20 scalar 32x32->64 multiplies; with AVX2 (AVX-512), 8 (16) blocks sit in one register per
+// counter word, vpmuludq multiplying the even and the odd 32-bit lanes, and several such groups
+// interleave. The arithmetic is philox4x32<10>'s, so the words are Philox::block's bits
+// (tests/random/test_generator.cpp, LongRunsEqualTheElementFunctions).
+constexpr int kLanes = 32;
+
+struct Lanes {
+  alignas(64) std::uint32_t w[4][kLanes];  // word k of block b0 + l is w[k][l]
+};
+
+#if defined(__AVX512F__) || defined(__AVX2__)
+namespace simd {
+#if defined(__AVX512F__)
+using V = __m512i;
+constexpr int kWidth = 16;
+inline V set1(std::uint32_t x) { return _mm512_set1_epi32(static_cast<int>(x)); }
+inline V load(const std::uint32_t* p) { return _mm512_load_si512(p); }
+inline void store(std::uint32_t* p, V v) { _mm512_store_si512(p, v); }
+inline V mul_even(V a, V b) { return _mm512_mul_epu32(a, b); }
+inline V shr32(V a) { return _mm512_srli_epi64(a, 32); }
+inline V shl32(V a) { return _mm512_slli_epi64(a, 32); }
+inline V odd_from(V a, V b) { return _mm512_mask_blend_epi32(0xAAAA, a, b); }
+inline V xor3(V a, V b, V c) { return _mm512_xor_si512(_mm512_xor_si512(a, b), c); }
+#else
+using V = __m256i;
+constexpr int kWidth = 8;
+inline V set1(std::uint32_t x) { return _mm256_set1_epi32(static_cast<int>(x)); }
+inline V load(const std::uint32_t* p) { return _mm256_load_si256(reinterpret_cast<const V*>(p)); }
+inline void store(std::uint32_t* p, V v) { _mm256_store_si256(reinterpret_cast<V*>(p), v); }
+inline V mul_even(V a, V b) { return _mm256_mul_epu32(a, b); }
+inline V shr32(V a) { return _mm256_srli_epi64(a, 32); }
+inline V shl32(V a) { return _mm256_slli_epi64(a, 32); }
+inline V odd_from(V a, V b) { return _mm256_blend_epi32(a, b, 0xAA); }
+inline V xor3(V a, V b, V c) { return _mm256_xor_si256(_mm256_xor_si256(a, b), c); }
+#endif
+// hi and lo halves of c * m in each 32-bit lane (m: a constant in every lane); mul_even
+// multiplies the even lanes into 64-bit products, so the odd ones are shifted down first.
+inline void mulhilo(V c, V m, V& hi, V& lo) {
+  const V even = mul_even(c, m), odd = mul_even(shr32(c), m);
+  hi = odd_from(shr32(even), odd);
+  lo = odd_from(even, shl32(odd));
+}
+}  // namespace simd
+#endif
+
+inline void philox_lanes(std::uint64_t b0, std::uint64_t seed, std::uint32_t stream,
+                         std::uint32_t call, Lanes& out) {
+#if defined(__AVX512F__) || defined(__AVX2__)
+  // Random123's multipliers and Weyl key bumps (loom/random.hpp's philox4x32).
+  constexpr std::uint32_t M0 = 0xD2511F53u, M1 = 0xCD9E8D57u;
+  constexpr std::uint32_t W0 = 0x9E3779B9u, W1 = 0xBB67AE85u;
+  using simd::V;
+  constexpr int G = kLanes / simd::kWidth;
+  for (int l = 0; l < kLanes; ++l) {
+    const std::uint64_t b = b0 + static_cast<std::uint64_t>(l);
+    out.w[0][l] = static_cast<std::uint32_t>(b);
+    out.w[1][l] = static_cast<std::uint32_t>(b >> 32);
+  }
+  V c0[G], c1[G], c2[G], c3[G];
+  for (int j = 0; j < G; ++j) {
+    c0[j] = simd::load(&out.w[0][simd::kWidth * j]);
+    c1[j] = simd::load(&out.w[1][simd::kWidth * j]);
+    c2[j] = simd::set1(call);
+    c3[j] = simd::set1(stream);
+  }
+  const V m0 = simd::set1(M0), m1 = simd::set1(M1);
+  std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k0 += W0;
+      k1 += W1;
+    }
+    const V vk0 = simd::set1(k0), vk1 = simd::set1(k1);
+    for (int j = 0; j < G; ++j) {
+      V hi0, lo0, hi1, lo1;
+      simd::mulhilo(c0[j], m0, hi0, lo0);
+      simd::mulhilo(c2[j], m1, hi1, lo1);
+      c0[j] = simd::xor3(hi1, c1[j], vk0);
+      c1[j] = lo1;
+      c2[j] = simd::xor3(hi0, c3[j], vk1);
+      c3[j] = lo0;
+    }
+  }
+  for (int j = 0; j < G; ++j) {
+    simd::store(&out.w[0][simd::kWidth * j], c0[j]);
+    simd::store(&out.w[1][simd::kWidth * j], c1[j]);
+    simd::store(&out.w[2][simd::kWidth * j], c2[j]);
+    simd::store(&out.w[3][simd::kWidth * j], c3[j]);
+  }
+#else
+  const Philox p(seed, stream, call);
+  for (int l = 0; l < kLanes; ++l) {
+    const loom::random::Words4 w = p.block(b0 + static_cast<std::uint64_t>(l));
+    for (int k = 0; k < 4; ++k) out.w[k][l] = w.v[k];
+  }
+#endif
+}
+
+// This host thread's blocks [start, stop) (grid_stride's contiguous run), those of whole
+// kLanes-groups that lie inside out, through `group(b0, lanes)`; returns the first block left for
+// the one-block loop.
+template <int per, class T, class G>
+std::int64_t host_groups(const loom::ThreadCtx& t, loom::View<T> out, G&& group) {
+  const std::int64_t nblocks = (out.size() + per - 1) / per, full = out.size() / per;
+  const loom::GridStride r = t.grid_stride(nblocks);
+  std::int64_t b = r.start;
+  Lanes lanes;
+  for (; b + kLanes <= r.stop && b + kLanes <= full; b += kLanes) group(b, lanes);
+  return b;
+}
+#endif
+
 template <class T>
 struct Uniform {
   LOOM_HD void operator()(const loom::ThreadCtx& t, loom::View<T> out, std::uint64_t seed,
                           std::uint32_t stream, std::uint32_t call) const {
     const Philox p(seed, stream, call);
     constexpr int per = sizeof(T) == 4 ? 4 : 2;  // elements of a 128-bit block
-    for (std::int64_t b : t.grid_stride((out.size() + per - 1) / per)) {
+    const auto element = [](const loom::random::Words4& w, int k) -> T {
+      if constexpr (per == 4) {
+        return loom::random::to_float32(w.v[k]);
+      } else {
+        return loom::random::to_float64(w.v[2 * k], w.v[2 * k + 1]);
+      }
+    };
+    [[maybe_unused]] std::int64_t first = 0;
+#if !defined(__CUDA_ARCH__)
+    first = host_groups<per>(t, out, [&](std::int64_t b0, Lanes& lanes) {
+      philox_lanes(static_cast<std::uint64_t>(b0), seed, stream, call, lanes);
+      for (int l = 0; l < kLanes; ++l) {
+        const loom::random::Words4 w{{lanes.w[0][l], lanes.w[1][l], lanes.w[2][l], lanes.w[3][l]}};
+        for (int k = 0; k < per; ++k) out((b0 + l) * per + k) = element(w, k);
+      }
+    });
+#endif
+    // The rest a block at a time: the whole grid-stride loop on the device; on the host, the
+    // thread's contiguous run from the first block its groups left.
+    loom::GridStride rest = t.grid_stride((out.size() + per - 1) / per);
+#if !defined(__CUDA_ARCH__)
+    rest.start = first;
+#endif
+    for (std::int64_t b : rest) {
       const loom::random::Words4 w = p.block(static_cast<std::uint64_t>(b));
-      write_block<T, per>(out, b, [&](int k) -> T {
-        if constexpr (per == 4) {
-          return loom::random::to_float32(w.v[k]);
-        } else {
-          return loom::random::to_float64(w.v[2 * k], w.v[2 * k + 1]);
-        }
-      });
+      write_block<T, per>(out, b, [&](int k) { return element(w, k); });
     }
   }
 };
@@ -43,13 +178,37 @@ struct Normal {
                           std::uint32_t stream, std::uint32_t call) const {
     const Philox p(seed, stream, call);
     constexpr int per = sizeof(T) == 4 ? 4 : 2;
-    for (std::int64_t b : t.grid_stride((out.size() + per - 1) / per)) {
-      double z[4];
+    // Block b's normals from its words (Philox::normal_pairs32 / normal_pair64's arithmetic).
+    const auto normals = [](const loom::random::Words4& w, double z[4]) {
       if constexpr (per == 4) {
-        p.normal_pairs32(static_cast<std::uint64_t>(b), z);
+        for (int q = 0; q < 2; ++q) {
+          const double u1 = (static_cast<double>(w.v[2 * q]) + 1.0) * (1.0 / 4294967296.0);
+          const double u2 = static_cast<double>(w.v[2 * q + 1]) * (1.0 / 4294967296.0);
+          loom::random::box_muller(u1, u2, z[2 * q], z[2 * q + 1]);
+        }
       } else {
-        p.normal_pair64(static_cast<std::uint64_t>(b), z);
+        const double u1 = 1.0 - loom::random::to_float64(w.v[0], w.v[1]);  // (0, 1]
+        loom::random::box_muller(u1, loom::random::to_float64(w.v[2], w.v[3]), z[0], z[1]);
       }
+    };
+    [[maybe_unused]] std::int64_t first = 0;
+#if !defined(__CUDA_ARCH__)
+    first = host_groups<per>(t, out, [&](std::int64_t b0, Lanes& lanes) {
+      philox_lanes(static_cast<std::uint64_t>(b0), seed, stream, call, lanes);
+      for (int l = 0; l < kLanes; ++l) {
+        double z[4];
+        normals({{lanes.w[0][l], lanes.w[1][l], lanes.w[2][l], lanes.w[3][l]}}, z);
+        for (int k = 0; k < per; ++k) out((b0 + l) * per + k) = static_cast<T>(z[k]);
+      }
+    });
+#endif
+    loom::GridStride rest = t.grid_stride((out.size() + per - 1) / per);  // as Uniform's
+#if !defined(__CUDA_ARCH__)
+    rest.start = first;
+#endif
+    for (std::int64_t b : rest) {
+      double z[4];
+      normals(p.block(static_cast<std::uint64_t>(b)), z);
       write_block<T, per>(out, b, [&](int k) { return static_cast<T>(z[k]); });
     }
   }
@@ -61,9 +220,45 @@ struct Integers {
                           std::uint64_t span, std::uint64_t seed, std::uint32_t stream,
                           std::uint32_t call) const {
     const Philox p(seed, stream, call);
-    for (std::int64_t i : t.grid_stride(out.size())) {
-      // In uint64 arithmetic (wraps as two's complement), then to T: low + offset fits T.
-      out(i) = static_cast<T>(static_cast<std::uint64_t>(low) + p.integer_offset(i, span));
+    // In uint64 arithmetic (wraps as two's complement), then to T: low + offset fits T.
+    const auto put = [&](std::int64_t i, std::uint64_t offset) {
+      out(i) = static_cast<T>(static_cast<std::uint64_t>(low) + offset);
+    };
+    [[maybe_unused]] std::int64_t first = 0;
+#if !defined(__CUDA_ARCH__)
+    // Element i's first attempt is block i (attempt 0): kLanes elements' first blocks at once,
+    // and Lemire's first step on them (Philox::integer_offset's); the rare element whose first
+    // draw is rejected, and the spans that need no draw, go through integer_offset itself.
+    if (span != 0 && out.size() < (std::int64_t{1} << 56)) {
+      const bool wide = span > 0xFFFFFFFFull;
+      first = host_groups<1>(t, out, [&](std::int64_t i0, Lanes& lanes) {
+        philox_lanes(static_cast<std::uint64_t>(i0), seed, stream, call, lanes);
+        for (int l = 0; l < kLanes; ++l) {
+          const std::int64_t i = i0 + l;
+          std::uint64_t offset;
+          if (!wide) {
+            const std::uint32_t w = lanes.w[0][l];
+            const std::uint64_t m = std::uint64_t{w} * (span + 1);
+            offset = span == 0xFFFFFFFFull                      ? w
+                     : static_cast<std::uint32_t>(m) < span + 1 ? p.integer_offset(i, span)
+                                                                : m >> 32;
+          } else {
+            const std::uint64_t x = (std::uint64_t{lanes.w[0][l]} << 32) | lanes.w[1][l];
+            offset = span == ~std::uint64_t{0}   ? x
+                     : x * (span + 1) < span + 1 ? p.integer_offset(i, span)
+                                                 : loom::random::detail::mulhi64(x, span + 1);
+          }
+          put(i, offset);
+        }
+      });
+    }
+#endif
+    loom::GridStride rest = t.grid_stride(out.size());  // as Normal's
+#if !defined(__CUDA_ARCH__)
+    rest.start = first;
+#endif
+    for (std::int64_t i : rest) {
+      put(i, p.integer_offset(i, span));
     }
   }
 };
