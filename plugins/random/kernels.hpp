@@ -241,8 +241,26 @@ struct Uniform {
 #if !defined(__CUDA_ARCH__)
     rest.start = first;
 #endif
+#if defined(__CUDA_ARCH__)
+    // A whole block of a contiguous, 16-byte-aligned out is one 128-bit store (float4, double2):
+    // a warp's stores then cover 512 contiguous bytes in one instruction, not four.
+    const bool wide = out.strides[0] == static_cast<std::int64_t>(sizeof(T)) &&
+                      reinterpret_cast<std::uintptr_t>(out.data) % 16 == 0;
+    const std::int64_t full = out.size() / per;
+#endif
     for (std::int64_t b : rest) {
       const loom::random::Words4 w = p.block(static_cast<std::uint64_t>(b));
+#if defined(__CUDA_ARCH__)
+      if (wide && b < full) {
+        if constexpr (per == 4) {
+          reinterpret_cast<float4*>(out.data)[b] =
+              make_float4(element(w, 0), element(w, 1), element(w, 2), element(w, 3));
+        } else {
+          reinterpret_cast<double2*>(out.data)[b] = make_double2(element(w, 0), element(w, 1));
+        }
+        continue;
+      }
+#endif
       write_block<T, per>(out, b, [&](int k) { return element(w, k); });
     }
   }
