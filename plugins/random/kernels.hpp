@@ -25,6 +25,14 @@ LOOM_HD void write_block(loom::View<T> out, std::int64_t b, F&& value) {
 }
 
 #if !defined(__CUDA_ARCH__)
+// GCC's unroll pragma; nvcc's host pass (random.cu) does not know it and needs no speed here.
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__clang__)
+#define LOOM_RANDOM_PRAGMA(x) _Pragma(#x)
+#define LOOM_RANDOM_UNROLL(n) LOOM_RANDOM_PRAGMA(GCC unroll n)
+#else
+#define LOOM_RANDOM_UNROLL(n)
+#endif
+
 // The host's fast path: kLanes consecutive Philox blocks at once. One block at a time is bound by
 // its 20 scalar 32x32->64 multiplies; with AVX2 (AVX-512), 8 (16) blocks sit in one register per
 // counter word, vpmuludq multiplying the even and the odd 32-bit lanes, and several such groups
@@ -151,7 +159,7 @@ inline void box_muller_n(const double* u1, const double* u2, double* z0, double*
     de -= low ? 1.0 : 0.0;
     const double q = (m - 1.0) / (m + 1.0), q2 = q * q;
     double pl = inv_odd[12];
-#pragma GCC unroll 12  // unrolled, the pair loop around it vectorizes
+    LOOM_RANDOM_UNROLL(12)  // unrolled, the pair loop around it vectorizes
     for (int k = 11; k >= 0; --k) pl = std::fma(pl, q2, inv_odd[k]);
     const double log_u1 = std::fma(de, ln2_hi, std::fma(2 * q, pl, de * ln2_lo));
     r[i] = -2.0 * log_u1;
@@ -178,7 +186,7 @@ inline void box_muller_n(const double* u1, const double* u2, double* z0, double*
     q += up;
     const double x = f * 1.57079632679489661923, x2 = x * x;
     double ps = fs[7], pc = fc[7];
-#pragma GCC unroll 7
+    LOOM_RANDOM_UNROLL(7)
     for (int k = 6; k >= 0; --k) {
       ps = std::fma(ps, x2, fs[k]);
       pc = std::fma(pc, x2, fc[k]);
@@ -197,6 +205,43 @@ inline void box_muller_n(const double* u1, const double* u2, double* z0, double*
     z1[i] = r[i] * s[i];
   }
 }
+
+// Out arrays of at least this many bytes get streaming stores (past a server's last-level
+// cache; below it the user's next read would miss what a streaming store skipped).
+constexpr std::int64_t kStreamBytes = std::int64_t{64} << 20;
+
+#if defined(__AVX2__)
+// A group's float32 uniforms into dst[0, 4 * kLanes): word k of block l is element 4 l + k.
+// to_float32 per word in 8 lanes (w >> 8 < 2^24 converts exactly; the scale is a power of two),
+// then a 4 x 8 transpose puts two blocks' four elements in each register.
+inline void store_uniform32(const Lanes& lanes, float* dst, bool nt) {
+  const __m256 scale = _mm256_set1_ps(1.0f / 16777216.0f);
+  const bool aligned = reinterpret_cast<std::uintptr_t>(dst) % 32 == 0;
+  for (int j = 0; j < kLanes / 8; ++j) {
+    __m256 r[4];
+    for (int k = 0; k < 4; ++k) {
+      const __m256i w = _mm256_load_si256(reinterpret_cast<const __m256i*>(&lanes.w[k][8 * j]));
+      r[k] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(w, 8)), scale);
+    }
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    // u0: blocks 0 | 4, u1: 1 | 5, u2: 2 | 6, u3: 3 | 7 (of this 8).
+    const __m256 o[4] = {_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u2, u3, 0x20),
+                         _mm256_permute2f128_ps(u0, u1, 0x31),
+                         _mm256_permute2f128_ps(u2, u3, 0x31)};
+    float* d = dst + 32 * j;
+    for (int q = 0; q < 4; ++q) {
+      if (nt && aligned) {
+        _mm256_stream_ps(d + 8 * q, o[q]);
+      } else {
+        _mm256_storeu_ps(d + 8 * q, o[q]);
+      }
+    }
+  }
+}
+#endif
 
 // This host thread's blocks [start, stop) (grid_stride's contiguous run), those of whole
 // kLanes-groups that lie inside out, through `group(b0, lanes)`; returns the first block left for
@@ -227,13 +272,29 @@ struct Uniform {
     };
     [[maybe_unused]] std::int64_t first = 0;
 #if !defined(__CUDA_ARCH__)
+    [[maybe_unused]] const bool dense = out.strides[0] == static_cast<std::int64_t>(sizeof(T));
+    // Arrays past the last-level cache are written with streaming stores (no read for
+    // ownership: half the memory traffic of a store-only kernel).
+    [[maybe_unused]] const bool nt =
+        dense && out.size() * static_cast<std::int64_t>(sizeof(T)) >= kStreamBytes;
     first = host_groups<per>(t, out, [&](std::int64_t b0, Lanes& lanes) {
       philox_lanes(static_cast<std::uint64_t>(b0), seed, stream, call, lanes);
+#if defined(__AVX2__)
+      if constexpr (per == 4) {
+        if (dense) {
+          store_uniform32(lanes, out.data + b0 * 4, nt);
+          return;
+        }
+      }
+#endif
       for (int l = 0; l < kLanes; ++l) {
         const loom::random::Words4 w{{lanes.w[0][l], lanes.w[1][l], lanes.w[2][l], lanes.w[3][l]}};
         for (int k = 0; k < per; ++k) out((b0 + l) * per + k) = element(w, k);
       }
     });
+#if defined(__AVX2__)
+    if (nt) _mm_sfence();  // the streaming stores visible before the launch returns
+#endif
 #endif
     // The rest a block at a time: the whole grid-stride loop on the device; on the host, the
     // thread's contiguous run from the first block its groups left.
