@@ -74,5 +74,11 @@ void register_kernel_path_baselines(const Sizes& sizes);
 // <target>_all) and on the first device alone as a set (<target>_0): the speed-up of every GPU
 // over one is the ratio of the two.
 void register_device_set_cases(const Runtime& rt, const std::string& target, const Sizes& sizes);
+// loom::random (apps/bench/random_cases.cpp): random_uniform and random_normal float32/float64,
+// random_integers int64 in [0, 1000), of sizes.large, into out= (device arrays on a device
+// target, kDeviceBatch calls per synchronize), and random_monte_carlo_pi/float32/<points>: the
+// seeds' compute_pi on xoroshiro128p states, 1024 x 256 threads.
+void register_random_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                           bool device);
 
 }  // namespace loom::bench

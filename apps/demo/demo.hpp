@@ -88,6 +88,9 @@ std::vector<Row> run_maximum(const Context& ctx);
 std::vector<Row> run_hypot(const Context& ctx);
 // The seeds' @cuda.jit kernels (plugins/kernels) with the seeds' launch configurations.
 std::vector<Row> run_kernels(const Context& ctx);
+// The Monte Carlo estimate of pi on Numba's xoroshiro128p states (loom::random, the random
+// plugin's random_compute_pi), checked bit for bit against a host loop.
+std::vector<Row> run_random(const Context& ctx);
 
 void print_table(const std::vector<Row>& rows);
 

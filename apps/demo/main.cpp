@@ -1,6 +1,6 @@
 // loom-demo: the Numba tutorials' examples (sinexp, sum_row, prod, the 3-D maximum, hypot, then
-// the custom kernels) run through loom on one target, each checked against a plain C++ reference
-// and timed.
+// the custom kernels, the Monte Carlo estimate of pi) run through loom on one target, each checked
+// against a plain C++ reference and timed.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
     using CaseFn = std::vector<loom::demo::Row> (*)(const loom::demo::Context&);
     const CaseFn cases[] = {loom::demo::run_sinexp, loom::demo::run_sum_row,
                             loom::demo::run_prod,   loom::demo::run_maximum,
-                            loom::demo::run_hypot,  loom::demo::run_kernels};
+                            loom::demo::run_hypot,  loom::demo::run_kernels,
+                            loom::demo::run_random};
     std::vector<loom::demo::Row> rows;
     for (CaseFn c : cases) {
       for (auto& r : c(ctx)) rows.push_back(std::move(r));

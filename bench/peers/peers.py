@@ -34,7 +34,7 @@ for _old, _new in (("row_stack", "vstack"), ("in1d", "isin"), ("trapz", "trapezo
         setattr(np, _old, getattr(np, _new))
 
 HOST_PEERS = ("numpy", "numba_cpu", "numba_parallel")
-CUDA_PEERS = ("numba_cuda", "numba_cuda_host", "cupy", "cupy_host")
+CUDA_PEERS = ("numba_cuda", "numba_cuda_host", "cupy", "cupy_host", "cupy_philox", "cupy_legacy")
 
 
 def log(*a):
@@ -86,7 +86,7 @@ class Peers:
         self.gpu = None
         if want & {"numba_cpu", "numba_parallel", "numba_cuda", "numba_cuda_host"}:
             self._load_numba(want)
-        if want & {"cupy", "cupy_host"}:
+        if want & {"cupy", "cupy_host", "cupy_philox", "cupy_legacy"}:
             self._load_cupy()
 
     def _load_numba(self, want):
@@ -151,7 +151,7 @@ class Peers:
             return self.numba is not None
         if peer in ("numba_cuda", "numba_cuda_host"):
             return self.cuda is not None
-        if peer in ("cupy", "cupy_host"):
+        if peer in ("cupy", "cupy_host", "cupy_philox", "cupy_legacy"):
             return self.cp is not None
         return False
 
@@ -236,6 +236,18 @@ class Peers:
         key = ("cuda.jit", "hypot_stride")
         if key not in self._cache:
             self._cache[key] = self.cuda.jit(hypot_stride_py)
+        return self._cache[key]
+
+    def cuda_xoroshiro_fill(self, draw):
+        key = ("cuda.jit", "xoroshiro_fill", draw)
+        if key not in self._cache:
+            self._cache[key] = self.cuda.jit(make_xoroshiro_fill(draw))
+        return self._cache[key]
+
+    def cuda_compute_pi(self):
+        key = ("cuda.jit", "compute_pi")
+        if key not in self._cache:
+            self._cache[key] = self.cuda.jit(make_compute_pi())
         return self._cache[key]
 
     def cuda_full_grid(self, threads=256):
@@ -360,6 +372,35 @@ def hypot_stride_py(a, b, c):  # the seeds' solution
     stride = cuda.gridsize(1)
     for i in range(start, a.shape[0], stride):
         c[i] = math.hypot(a[i], b[i])
+
+
+def make_xoroshiro_fill(draw):
+    """out[i] = numba.cuda.random.<draw>(states, thread) over a grid-stride loop: how a Numba
+    user fills a device array with random numbers (one xoroshiro128p state per thread)."""
+    from numba.cuda import random as curand
+    fn = getattr(curand, draw)
+
+    def xoroshiro_fill(states, out):
+        tid = cuda.grid(1)
+        for i in range(tid, out.shape[0], cuda.gridsize(1)):
+            out[i] = fn(states, tid)
+    return xoroshiro_fill
+
+
+def make_compute_pi():
+    """numba.cuda.random's documented example, compute_pi, as loom's random_compute_pi."""
+    from numba.cuda.random import xoroshiro128p_uniform_float32
+
+    def compute_pi(rng_states, iterations, out):
+        thread_id = cuda.grid(1)
+        inside = 0
+        for i in range(iterations):
+            x = xoroshiro128p_uniform_float32(rng_states, thread_id)
+            y = xoroshiro128p_uniform_float32(rng_states, thread_id)
+            if x ** 2 + y ** 2 <= 1.0:
+                inside += 1
+        out[thread_id] = 4.0 * inside / iterations
+    return compute_pi
 
 
 def sum_row_py(A, s):  # the seeds' @guvectorize sum_row, layout (n,m)->(n)
@@ -1047,6 +1088,128 @@ def linalg_groups(P, S):
     return groups
 
 
+# loom::random (issue 27): loom-bench's random_* cases (apps/bench/random_cases.cpp). Each
+# generator fills a preallocated array where its API has out= (NumPy's and CuPy's Generator
+# random / standard_normal); integers and CuPy's legacy functions allocate their result. Other
+# generators give other bits, so each runner checks its own first array's mean instead of NumPy's.
+RANDOM_SEED = 2027
+RANDOM_INT_RANGE = (0, 1000)  # [low, high), a span below 2^32 as loom-bench's
+PI_BLOCKS, PI_THREADS = 1024, 256  # loom-bench's random_monte_carlo_pi grid
+
+
+def check_draw(arr, draw):
+    """The mean within 6 standard errors of the distribution's, as loom-bench checks its own."""
+    a = np.asarray(arr, dtype=np.float64)
+    lo, hi = RANDOM_INT_RANGE
+    want, sd = {"uniform": (0.5, 1 / math.sqrt(12)), "normal": (0.0, 1.0),
+                "integers": ((hi - lo - 1) / 2 + lo, (hi - lo) / math.sqrt(12))}[draw]
+    if not abs(a.mean() - want) <= 6 * sd / math.sqrt(a.size):
+        raise AssertionError(f"{draw}: mean {a.mean():.6g}, expected {want:.6g}")
+
+
+def random_runners(P, draw, dtn):
+    """numpy: np.random.default_rng (PCG64), one thread; cupy: cupy.random.default_rng (XORWOW);
+    cupy_philox: cupy.random.Generator(Philox4x3210) (loom's algorithm); cupy_legacy:
+    cupy.random.RandomState (cuRAND's XORWOW: cupy.random.uniform / standard_normal / randint);
+    numba_cuda: a grid-stride kernel of numba.cuda.random's xoroshiro128p draws on a full grid."""
+    dt = np.dtype(dtn)
+    lo, hi = RANDOM_INT_RANGE
+
+    def numpy_(inp):
+        (n,) = inp
+        rng = np.random.default_rng(RANDOM_SEED)
+        out = None if draw == "integers" else np.empty(n, dt)
+        fn = {"uniform": lambda: rng.random(n, dtype=dt, out=out),
+              "normal": lambda: rng.standard_normal(n, dtype=dt, out=out),
+              "integers": lambda: rng.integers(lo, hi, n, dtype=dt)}[draw]
+        check_draw(fn(), draw)
+        return fn, "host"
+
+    def cupy_generator(make_bitgen):
+        def make(inp):
+            (n,) = inp
+            cp = P.cp
+            g = make_bitgen(cp)
+            out = None if draw == "integers" else cp.empty(n, dt)
+            fn = {"uniform": lambda: g.random(n, dtype=dt, out=out),
+                  "normal": lambda: g.standard_normal(n, dtype=dt, out=out),
+                  "integers": lambda: g.integers(lo, hi, n, dtype=dt)}[draw]
+            check_draw(cp.asnumpy(fn()), draw)
+            return fn, "cupy"
+        return make
+
+    def cupy_legacy(inp):
+        (n,) = inp
+        cp = P.cp
+        rs = cp.random.RandomState(RANDOM_SEED)
+        fn = {"uniform": lambda: rs.uniform(0.0, 1.0, n, dtype=dt),
+              "normal": lambda: rs.standard_normal(n, dtype=dt),
+              "integers": lambda: rs.randint(lo, hi, n, dtype=dt)}[draw]
+        check_draw(cp.asnumpy(fn()), draw)
+        return fn, "cupy"
+
+    def numba_cuda(inp):
+        (n,) = inp
+        from numba.cuda.random import create_xoroshiro128p_states
+        name = {"uniform": "xoroshiro128p_uniform_", "normal": "xoroshiro128p_normal_"}[draw]
+        k = P.cuda_xoroshiro_fill(name + dtn)
+        blocks = P.cuda_full_grid(256)
+        states = create_xoroshiro128p_states(blocks * 256, seed=RANDOM_SEED)
+        out = P.cuda.device_array(n, dt)
+
+        def fn():
+            k[blocks, 256](states, out)
+            return out
+        check_draw(fn().copy_to_host(), draw)
+        return fn, "numba"
+
+    runners = {"numpy": numpy_,
+               "cupy": cupy_generator(lambda cp: cp.random.default_rng(RANDOM_SEED)),
+               "cupy_philox": cupy_generator(
+                   lambda cp: cp.random.Generator(cp.random.Philox4x3210(RANDOM_SEED))),
+               "cupy_legacy": cupy_legacy}
+    if draw != "integers":  # numba.cuda.random has no integers
+        runners["numba_cuda"] = numba_cuda
+    return runners
+
+
+def monte_carlo_pi_runners(P):
+    """numba_cuda: numba.cuda.random's compute_pi on [1024, 256], n // 262144 points a thread,
+    states made once and advanced by every call, as loom-bench's case."""
+
+    def numba_cuda(inp):
+        (n,) = inp
+        from numba.cuda.random import create_xoroshiro128p_states
+        threads = PI_BLOCKS * PI_THREADS
+        iterations = max(1, n // threads)
+        k = P.cuda_compute_pi()
+        states = create_xoroshiro128p_states(threads, seed=1)
+        out = P.cuda.device_array(threads, np.float32)
+
+        def fn():
+            k[PI_BLOCKS, PI_THREADS](states, iterations, out)
+            return out
+        est = float(np.mean(fn().copy_to_host(), dtype=np.float64))
+        se = math.sqrt(math.pi * (4 - math.pi) / (threads * iterations))
+        if not abs(est - math.pi) <= 6 * se:
+            raise AssertionError(f"compute_pi: estimate {est}")
+        return fn, "numba"
+
+    return {"numba_cuda": numba_cuda}
+
+
+def random_groups(P, S):
+    n = S.large_n
+    groups = []
+    for draw, dtn in (("uniform", "float32"), ("uniform", "float64"), ("normal", "float32"),
+                      ("normal", "float64"), ("integers", "int64")):
+        groups.append(Group(f"random_{draw}/{dtn}/{size_label(n)}", lambda n=n: [n], None,
+                            n * np.dtype(dtn).itemsize, n, 0.0, random_runners(P, draw, dtn)))
+    groups.append(Group(f"random_monte_carlo_pi/float32/{size_label(n)}", lambda n=n: [n], None,
+                        0, n, 0.0, monte_carlo_pi_runners(P)))
+    return groups
+
+
 def build_groups(P, S):
     groups = []
     two_pi = 2 * math.pi
@@ -1204,6 +1367,7 @@ def build_groups(P, S):
                             nbytes(n, f32, 1), n, 0.0, transfer_runners(P, d)))
     groups += catalogue_groups(P, S)
     groups += linalg_groups(P, S)
+    groups += random_groups(P, S)
     return groups
 
 

@@ -21,6 +21,9 @@ inline void register_kernels(loom::Registrar& reg) {
          Integers<std::int64_t>, Integers<std::uint64_t>>(
       reg, "random_integers",
       "out[i] = low + Lemire-bounded draw in [0, span] of Philox4x32-10 (seed, stream, call) at i");
+  kernel<ComputePi>(reg, "random_compute_pi",
+                    "out[t] = 4 * fraction of `iterations` xoroshiro128p points of thread t inside "
+                    "the unit circle (the seeds' Monte Carlo pi)");
 }
 
 }  // namespace loom::random_plugin

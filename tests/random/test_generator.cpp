@@ -106,6 +106,54 @@ TEST_P(GeneratorOn, AnyGridGivesTheSameBits) {
   }
 }
 
+TEST_P(GeneratorOn, LongRunsEqualTheElementFunctions) {
+  // A thread with a long run takes the host's 16-block groups (plugins/random/kernels.hpp) and
+  // then single blocks: every kernel on a grid of one thread and of 3 x 7 against the element
+  // functions, sizes that end in a partial group and block, and integer spans whose first draw
+  // is rejected about half (32-bit) and a quarter (64-bit) of the time.
+  const std::uint64_t seed = 0x0123456789ABCDEFull;
+  const std::uint32_t stream = 2, call = 9;
+  const Philox p(seed, stream, call);
+  const std::int64_t n = 16 * 4 * 7 + 5;
+  const std::uint64_t spans[] = {21, (std::uint64_t{1} << 31), 0xFFFFFFFFull,
+                                 (std::uint64_t{1} << 62), ~std::uint64_t{0}};
+  for (const loom::LaunchConfig& c : {loom::LaunchConfig{.blocks = 1, .threads = 1},
+                                      loom::LaunchConfig{.blocks = 3, .threads = 7}}) {
+    loom::LaunchConfig cfg = c;
+    cfg.target = GetParam();
+    const auto launch = [&](const char* kernel, DType t, auto... args) {
+      const bool device = GetParam() == "cuda";
+      Array got = device ? runtime().empty({n}, t, GetParam()) : loom::zeros({n}, t);
+      runtime().kernel(kernel).launch(cfg, got, args...);
+      return runtime().to_host(got);
+    };
+    const std::string where = GetParam() + " blocks " + std::to_string(c.blocks.x);
+    EXPECT_EQ(bytes_of(launch("random_uniform", DType::float32, seed, stream, call)),
+              bytes_of(expected<float>({n}, [&](std::int64_t i) { return p.uniform_float32(i); })))
+        << where;
+    EXPECT_EQ(bytes_of(launch("random_uniform", DType::float64, seed, stream, call)),
+              bytes_of(expected<double>({n}, [&](std::int64_t i) { return p.uniform_float64(i); })))
+        << where;
+    EXPECT_EQ(bytes_of(launch("random_normal", DType::float32, seed, stream, call)),
+              bytes_of(expected<float>({n}, [&](std::int64_t i) { return p.normal_float32(i); })))
+        << where;
+    EXPECT_EQ(bytes_of(launch("random_normal", DType::float64, seed, stream, call)),
+              bytes_of(expected<double>({n}, [&](std::int64_t i) { return p.normal_float64(i); })))
+        << where;
+    for (std::uint64_t span : spans) {
+      const std::int64_t low = span > (std::uint64_t{1} << 62) ? INT64_MIN : -3;
+      EXPECT_EQ(bytes_of(launch("random_integers", DType::int64, low, span, seed, stream, call)),
+                bytes_of(expected<std::int64_t>({n},
+                                                [&](std::int64_t i) {
+                                                  return static_cast<std::int64_t>(
+                                                      static_cast<std::uint64_t>(low) +
+                                                      p.integer_offset(i, span));
+                                                })))
+          << where << " span " << span;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, GeneratorOn, ::testing::ValuesIn(kTargets), target_name);
 
 TEST(Generator, CallsAndStreamsDrawDifferentNumbersAndResume) {
