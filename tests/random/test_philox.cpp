@@ -119,8 +119,12 @@ TEST(Philox, IntegerOffsetsStayInTheSpan) {
       ASSERT_LE(v, span) << "span " << span;
       top = std::max(top, v);
     }
-    if (span > 0 && span < 2000) EXPECT_EQ(top, span) << "span " << span << " never reached";
-    if (span >= 2000) EXPECT_GT(top, span / 2) << "span " << span;
+    if (span > 0 && span < 2000) {
+      EXPECT_EQ(top, span) << "span " << span << " never reached";
+    }
+    if (span >= 2000) {
+      EXPECT_GT(top, span / 2) << "span " << span;
+    }
   }
   EXPECT_EQ(p.integer_offset(5, 0), 0u);
 }
