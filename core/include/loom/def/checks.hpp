@@ -16,6 +16,7 @@
 
 #include "loom/def/signature_of.hpp"
 #include "loom/dtype.hpp"
+#include "loom/element_index.hpp"
 #include "loom/hd.hpp"
 #include "loom/view.hpp"
 
@@ -28,6 +29,8 @@ namespace loom::def::detail {
 
 template <class... T>
 struct type_list {};
+
+enum class check_kind { ufunc, reduce, gufunc };
 
 // The parts of a member function pointer's type; `is_const`: callable on a const functor.
 template <class M>
@@ -140,6 +143,25 @@ template <class P>
 inline constexpr bool out_ref_ok =
     std::is_lvalue_reference_v<P> && !std::is_const_v<std::remove_reference_t<P>>;
 
+// A ufunc functor's optional first parameter, loom::ElementIndex by value or const&: the loop
+// passes the element's index there (docs/random.md, "Ufuncs that draw"); it is no operand.
+template <class P>
+inline constexpr bool index_param = std::is_same_v<std::remove_cvref_t<P>, ElementIndex>;
+template <class Params>
+struct drop_index {
+  static constexpr bool indexed = false;
+  using type = Params;
+};
+template <class P0, class... P>
+struct drop_index<std::tuple<P0, P...>> {
+  static constexpr bool indexed = index_param<P0>;
+  using type = std::conditional_t<indexed, std::tuple<P...>, std::tuple<P0, P...>>;
+};
+// The parameters that stand for operands: a ufunc's without its leading ElementIndex.
+template <check_kind K, class Params>
+using operand_params =
+    std::conditional_t<K == check_kind::ufunc, typename drop_index<Params>::type, Params>;
+
 // A gufunc parameter: View<const T, N> or T for an input, View<T, N> or T& for an output, views
 // by value (make_arg builds them), T the signature's dtype at that position.
 template <class P>
@@ -159,8 +181,6 @@ inline constexpr bool gu_pass_ok = gu_view<P>::is_view || (Input ? in_pass_ok<P>
 template <class P, class T, bool Input>
 inline constexpr bool gu_param_ok =
     gu_type_ok<P, T>&& gu_view_by_value<P>&& gu_view_const_ok<P, Input>&& gu_pass_ok<P, Input>;
-
-enum class check_kind { ufunc, reduce, gufunc };
 
 template <class Params, class Sig, std::size_t... I>
 constexpr bool ew_params_ok(std::index_sequence<I...>) {
@@ -188,8 +208,10 @@ constexpr std::size_t call_arity() {
 template <check_kind K, class M, class Sig>
 constexpr bool fits() {
   using S = sig_parts<Sig>;
-  using Params = typename M::params;
+  using Params = operand_params<K, typename M::params>;
   if constexpr (!M::ok || !M::is_const) {
+    return false;
+  } else if constexpr (K != check_kind::ufunc && drop_index<typename M::params>::indexed) {
     return false;
   } else if constexpr (K == check_kind::gufunc) {
     if constexpr (std::tuple_size_v<Params> != S::nin + S::nout) {
@@ -277,6 +299,34 @@ template <class F, class... O, class... A>
 struct exact_member<F, outs<O...>(A...)> {
   using type = void (F::*)(A..., O&...) const;
 };
+// The same with a leading loom::ElementIndex (a ufunc that draws).
+template <class F, class Sig>
+struct exact_index_member;
+template <class F, class R, class... A>
+struct exact_index_member<F, R(A...)> {
+  using type = R (F::*)(ElementIndex, A...) const;
+};
+template <class F, class... O, class... A>
+struct exact_index_member<F, outs<O...>(A...)> {
+  using type = void (F::*)(ElementIndex, A..., O&...) const;
+};
+
+// Whether a ufunc loop calls F for Sig with the element's index first: F is callable so. The
+// checks then require exactly one of the two forms (check_index).
+template <class F, class Sig>
+struct index_call;
+template <class F, class R, class... A>
+struct index_call<F, R(A...)> {
+  static constexpr bool with = std::is_invocable_v<const F&, ElementIndex, A...>;
+  static constexpr bool without = std::is_invocable_v<const F&, A...>;
+};
+template <class F, class... O, class... A>
+struct index_call<F, outs<O...>(A...)> {
+  static constexpr bool with = std::is_invocable_v<const F&, ElementIndex, A..., O&...>;
+  static constexpr bool without = std::is_invocable_v<const F&, A..., O&...>;
+};
+template <class F, class Sig>
+inline constexpr bool takes_index = index_call<F, Sig>::with;
 
 // How a gufunc loop calls F for Sig: `targs` the template arguments (void: a non-template
 // operator()), `params` the parameters the loop builds.
@@ -409,12 +459,17 @@ constexpr bool say_params(std::index_sequence<I...>) {
 template <check_kind K, class F, class M, class Sig>
 constexpr bool say_member() {
   using S = sig_parts<Sig>;
-  using Params = typename M::params;
+  using Params = operand_params<K, typename M::params>;
   constexpr std::size_t n = K == check_kind::gufunc ? S::nin + S::nout : call_arity<Sig>();
   LOOM_DEF_SAY(K, M::is_const,
                "the functor's operator() is not const; declare it `... operator()(...) const` "
                "(one instance serves every thread)");
-  if constexpr (std::tuple_size_v<Params> != n) {
+  if constexpr (K != check_kind::ufunc && drop_index<typename M::params>::indexed) {
+    LOOM_DEF_SAY(K, always_false<F>,
+                 "the functor takes a loom::ElementIndex, which only def::ufunc functors take "
+                 "(a reduction folds partial results, a gufunc instance has no one element)");
+    return false;
+  } else if constexpr (std::tuple_size_v<Params> != n) {
     if constexpr (K == check_kind::gufunc) {
       LOOM_DEF_SAY(K, always_false<F>,
                    "the functor's operator() takes another number of parameters than the "
@@ -466,6 +521,9 @@ constexpr bool check_signature() {
   } else if constexpr (K != check_kind::gufunc &&
                        call_of_type<F, typename exact_member<F, Sig>::type>) {
     return true;  // an overload (or a template deduced from the types) takes exactly Sig's
+  } else if constexpr (K == check_kind::ufunc &&
+                       call_of_type<F, typename exact_index_member<F, Sig>::type>) {
+    return true;  // the same, drawing: ElementIndex first
   } else {
     using List = typename candidates<K, Sig>::type;
     using Fit = typename first_of<K, true, F, Sig, List>::type;
@@ -491,11 +549,31 @@ constexpr bool check_signature() {
   }
 }
 
+// A ufunc functor that takes loom::ElementIndex for Sig: only that form (the loop could not
+// tell which one is meant), and no `vectorize` (a batch of lanes has no one index).
+template <check_kind K, class F, class Sig>
+constexpr bool check_index() {
+  if constexpr (K != check_kind::ufunc || !has_call<F>) {
+    return true;
+  } else {
+    constexpr bool both = index_call<F, Sig>::with && index_call<F, Sig>::without;
+    static_assert(!both,
+                  "loom::def::ufunc: the functor can be called both with and without a leading "
+                  "loom::ElementIndex for this signature; keep one form (with it, the loop passes "
+                  "each element's index)");
+    constexpr bool simd = index_call<F, Sig>::with && simd_functor<F>;
+    static_assert(!simd,
+                  "loom::def::ufunc: the functor takes a loom::ElementIndex and declares "
+                  "`vectorize = true`; a SIMD batch has no one element index: drop `vectorize`");
+    return !both && !simd;
+  }
+}
+
 // Every signature of one def::ufunc / reduce / gufunc line (each reported, then combined).
 template <check_kind K, class F, class... Sigs>
 constexpr bool check_signatures() {
   // Not && : every signature is checked (and reported), not just up to the first bad one.
-  return ((check_signature<K, F, Sigs>() ? 1 : 0) & ... & 1) != 0;
+  return ((check_signature<K, F, Sigs>() && check_index<K, F, Sigs>() ? 1 : 0) & ... & 1) != 0;
 }
 
 // ---- kernels ---------------------------------------------------------------------------------
