@@ -311,22 +311,6 @@ struct exact_index_member<F, outs<O...>(A...)> {
   using type = void (F::*)(ElementIndex, A..., O&...) const;
 };
 
-// Whether a ufunc loop calls F for Sig with the element's index first: F is callable so. The
-// checks then require exactly one of the two forms (check_index).
-template <class F, class Sig>
-struct index_call;
-template <class F, class R, class... A>
-struct index_call<F, R(A...)> {
-  static constexpr bool with = std::is_invocable_v<const F&, ElementIndex, A...>;
-  static constexpr bool without = std::is_invocable_v<const F&, A...>;
-};
-template <class F, class... O, class... A>
-struct index_call<F, outs<O...>(A...)> {
-  static constexpr bool with = std::is_invocable_v<const F&, ElementIndex, A..., O&...>;
-  static constexpr bool without = std::is_invocable_v<const F&, A..., O&...>;
-};
-template <class F, class Sig>
-inline constexpr bool takes_index = index_call<F, Sig>::with;
 
 // How a gufunc loop calls F for Sig: `targs` the template arguments (void: a non-template
 // operator()), `params` the parameters the loop builds.
@@ -521,15 +505,17 @@ constexpr bool check_signature() {
   } else if constexpr (K != check_kind::gufunc &&
                        call_of_type<F, typename exact_member<F, Sig>::type>) {
     return true;  // an overload (or a template deduced from the types) takes exactly Sig's
-  } else if constexpr (K == check_kind::ufunc &&
-                       call_of_type<F, typename exact_index_member<F, Sig>::type>) {
-    return true;  // the same, drawing: ElementIndex first
   } else {
     using List = typename candidates<K, Sig>::type;
     using Fit = typename first_of<K, true, F, Sig, List>::type;
     using Any = typename first_of<K, false, F, Sig, List>::type;
     if constexpr (!std::is_same_v<Fit, no_candidate>) {
       return true;
+    } else if constexpr (K == check_kind::ufunc &&
+                         call_of_type<F, typename exact_index_member<F, Sig>::type>) {
+      return true;  // an overload taking ElementIndex, then exactly Sig's types (after the
+                    // templates: probing them with an ElementIndex would instantiate the body
+                    // of an `auto` operator() such as math's Half<F> with it)
     } else if constexpr (!std::is_same_v<Any, no_candidate>) {
       return say_member<K, F, typename template_fn<F, Any>::type, Sig>();
     } else if constexpr (K == check_kind::gufunc) {
@@ -549,23 +535,41 @@ constexpr bool check_signature() {
   }
 }
 
-// A ufunc functor that takes loom::ElementIndex for Sig: only that form (the loop could not
-// tell which one is meant), and no `vectorize` (a batch of lanes has no one index).
+// Whether the operator() the checks accept for Sig (found in check_signature's order) takes
+// loom::ElementIndex first: the loops then pass each element's index. Never found by calling F
+// with an ElementIndex, which would instantiate an `auto` operator()'s body with it.
+template <class F, class Sig>
+constexpr bool selects_index() {
+  if constexpr (!has_call<F>) {
+    return false;
+  } else if constexpr (plain_call<F>) {
+    return drop_index<typename member_fn<decltype(&F::operator())>::params>::indexed;
+  } else if constexpr (call_of_type<F, typename exact_member<F, Sig>::type>) {
+    return false;
+  } else {
+    using Fit = typename first_of<check_kind::ufunc, true, F, Sig,
+                                  typename candidates<check_kind::ufunc, Sig>::type>::type;
+    if constexpr (!std::is_same_v<Fit, no_candidate>) {
+      return drop_index<typename template_fn<F, Fit>::type::params>::indexed;
+    } else {
+      return call_of_type<F, typename exact_index_member<F, Sig>::type>;
+    }
+  }
+}
+template <class F, class Sig>
+inline constexpr bool takes_index = selects_index<F, Sig>();
+
+// A ufunc functor that takes loom::ElementIndex declares no `vectorize`: a SIMD batch has no one
+// element index.
 template <check_kind K, class F, class Sig>
 constexpr bool check_index() {
-  if constexpr (K != check_kind::ufunc || !has_call<F>) {
+  if constexpr (K != check_kind::ufunc || !simd_functor<F>) {
     return true;
   } else {
-    constexpr bool both = index_call<F, Sig>::with && index_call<F, Sig>::without;
-    static_assert(!both,
-                  "loom::def::ufunc: the functor can be called both with and without a leading "
-                  "loom::ElementIndex for this signature; keep one form (with it, the loop passes "
-                  "each element's index)");
-    constexpr bool simd = index_call<F, Sig>::with && simd_functor<F>;
-    static_assert(!simd,
+    static_assert(!takes_index<F, Sig>,
                   "loom::def::ufunc: the functor takes a loom::ElementIndex and declares "
                   "`vectorize = true`; a SIMD batch has no one element index: drop `vectorize`");
-    return !both && !simd;
+    return !takes_index<F, Sig>;
   }
 }
 
