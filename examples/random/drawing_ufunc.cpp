@@ -66,8 +66,9 @@ int main(int argc, char** argv) {
     double squares = 0;
     for (float v : got) squares += static_cast<double>(v) * v;
     std::cout << target << ": spread " << std::fixed << std::setprecision(3)
-              << std::sqrt(squares / static_cast<double>(walkers)) << " (sigma * sqrt(steps) = "
-              << sigma * std::sqrt(static_cast<double>(steps)) << ")\n";
+              << std::sqrt(squares / static_cast<double>(walkers))
+              << " (sigma * sqrt(steps) = " << sigma * std::sqrt(static_cast<double>(steps))
+              << ")\n";
     same = same && got == want;
   }
   std::cout << "every target gave the host loop's bits: " << (same ? "yes" : "no") << "\n";

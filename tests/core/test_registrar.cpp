@@ -62,6 +62,7 @@ void indexed(char**, const std::int64_t*, const std::int64_t*, std::int64_t, con
 // An element index (a ufunc that draws) comes with host_index and without host, on ufuncs only.
 TEST(Registrar, IndexedLoopsAreUfuncLoopsWithHostIndexAlone) {
   OpDesc ok = one_loop_op();
+  EXPECT_FALSE(ok.takes_index());
   LoopImpl& h = ok.loops[0].impl[static_cast<int>(Family::host)];
   h.host = nullptr;
   h.host_index = &indexed;
@@ -87,8 +88,7 @@ TEST(Registrar, IndexedLoopsAreUfuncLoopsWithHostIndexAlone) {
     reg.add(reduction);
     FAIL() << "no error";
   } catch (const PluginError& e) {
-    EXPECT_NE(std::string(e.what()).find("takes an element index"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("takes an element index"), std::string::npos) << e.what();
   }
 }
 

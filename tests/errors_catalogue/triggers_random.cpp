@@ -54,8 +54,7 @@ const TriggerSet random_triggers = {
        });
        r.ufunc("noisy_add").reduce(zeros({4}));
      }},
-    {"E-VALUE-INDEX-BASE",
-     [] { rt().ufunc("add")(zeros({3}), zeros({3}), {.index_base = -1}); }},
+    {"E-VALUE-INDEX-BASE", [] { rt().ufunc("add")(zeros({3}), zeros({3}), {.index_base = -1}); }},
     {"E-VALUE-XOROSHIRO-N",
      [] { random::create_xoroshiro128p_states(rt(), -2, 1, {.target = "cpu"}); }},
 };

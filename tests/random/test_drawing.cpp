@@ -227,7 +227,6 @@ TEST(Drawing, TheSignatureListsOnlyTheOperands) {
   EXPECT_EQ(op.desc().signatures(),
             "float32(float32,float32,uint64,uint32), float64(float64,float64,uint64,uint32)");
   EXPECT_TRUE(op.desc().takes_index());
-  EXPECT_FALSE(runtime().ufunc("add").desc().takes_index());
 }
 
 TEST(Drawing, ANegativeIndexBaseIsRefused) {

@@ -311,7 +311,6 @@ struct exact_index_member<F, outs<O...>(A...)> {
   using type = void (F::*)(ElementIndex, A..., O&...) const;
 };
 
-
 // How a gufunc loop calls F for Sig: `targs` the template arguments (void: a non-template
 // operator()), `params` the parameters the loop builds.
 template <class F, class Sig>
