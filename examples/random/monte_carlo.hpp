@@ -23,7 +23,11 @@ struct ComputePi {
   }
 };
 
-// Included after a def header (kernel.hpp in monte_carlo.cpp, kernel.cuh in the .cu file).
-inline void define_compute_pi(loom::Registrar& reg) {
+// Included after a def header (kernel.hpp in monte_carlo.cpp, kernel.cuh in the .cu file). In an
+// unnamed namespace: the two files' definitions differ (host loops, CUDA loops), so one shared
+// inline function would let the linker keep the host one for both and the cuda define would fail.
+namespace {
+void define_compute_pi(loom::Registrar& reg) {
   loom::def::kernel<ComputePi>(reg, "compute_pi", "Monte Carlo estimate of pi, per thread");
 }
+}  // namespace

@@ -23,7 +23,7 @@ void register_arith(Registrar& reg) {
         LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "multiply", "x * y (bool: x and y)", identity(1));
 
   // Reductions (np.sum, np.prod): bools and integers narrower than 64 bits reduce in int64 or
-  // uint64 (core/src/reduce_call.cpp, as NumPy), uint64 exactly. Identities and reorderability
+  // uint64 (core/src/calls/reduce_call.cpp, as NumPy), uint64 exactly. Identities and reorderability
   // as NumPy declares them for add and multiply.
   // float16 accumulates in float and rounds once (HalfFold, as NumPy's float16 reduce loops).
   loom::def::reduce<Cx<HalfFold<Add>, CAdd>, i64(i64, i64), u64(u64, u64),

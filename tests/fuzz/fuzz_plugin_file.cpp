@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-#include "../../core/src/plugin_search.hpp"
+#include "../../core/src/plugins/plugin_search.hpp"
 #include "loom/plugin_file.hpp"
 
 namespace {

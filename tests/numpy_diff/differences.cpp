@@ -51,7 +51,7 @@ std::string out_dtype(const Case& c) { return c.out ? std::string(loom::name(c.o
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
       {{"reduce/accumulate/reduceat with dtype= the op has no loop for",
-        "core/src/reduce_call.cpp casts the input to dtype= and runs the first wider loop, as "
+        "core/src/calls/reduce_call.cpp casts the input to dtype= and runs the first wider loop, as "
         "NumPy's own loop would give for +, -, *, max and min; but initial= is checked against "
         "the wider loop, not against dtype= (np.prod(float64 x, initial=-8.0, dtype=np.uint8): "
         "NumPy raises OverflowError, loom answers), subtract.accumulate(x, dtype=bool) answers "
@@ -148,7 +148,7 @@ const std::vector<Entry>& entries() {
         "initial=-1, where=False) is -1); loom combines initial= with the op's identity 0, and "
         "gcd(-1, 0) is 1. Harmless for ops whose identity is neutral for every value (add, "
         "multiply, bitwise); gcd's 0 is not for negative values. To fix in "
-        "core/src/reduce_call.cpp "
+        "core/src/calls/reduce_call.cpp "
         "(start from initial= alone)."},
        {Finding::value},
        [](const Ctx& x) {
@@ -199,7 +199,7 @@ const std::vector<Entry>& entries() {
          return (cast == "no" || cast == "equiv") && x.o.error_class == "TypeError";
        }},
       {{"a Python scalar with dtype= is refused where loom makes it a strong int64/float64",
-        "core/src/type_resolution.cpp: a weak scalar of a higher kind than every array (a float "
+        "core/src/ops/type_resolution.cpp: a weak scalar of a higher kind than every array (a float "
         "with integer arrays, an int with bool arrays, or no array at all) becomes a strong "
         "int64 or float64, which must then cast to the forced loop under the call's casting; "
         "NumPy keeps it weak, so only the value must fit: np.add(0, 4, dtype=np.uint64) == 4, "

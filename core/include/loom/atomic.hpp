@@ -52,7 +52,7 @@ __device__ T cas_loop(T* p, F f) {
   return bits_to<T>(old);
 }
 #else
-// The address range the host's block shared memory comes from (core/src/host_shared.cpp). A
+// The address range the host's block shared memory comes from (core/src/kernels/host_shared.cpp). A
 // block's threads all run on one OS thread and its fibers switch only at barriers, so an atomic
 // on the block's shared memory needs no locked instruction: a plain read-modify-write is the same
 // serial history (and a third of the time of a locked add in histogram_shared).

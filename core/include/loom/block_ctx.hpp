@@ -22,7 +22,7 @@ namespace loom {
 
 namespace detail {
 // The host loops' hook, called in a handler of the IndexError thread t raised: rethrows it with
-// the argument (or shared memory), block and thread named (core/src/kernel.cpp). `call` is the
+// the argument (or shared memory), block and thread named (core/src/ops/kernel.cpp). `call` is the
 // KernelCall.
 [[noreturn]] void kernel_thread_failed(const void* call, const ThreadCtx& t);
 }  // namespace detail

@@ -466,7 +466,7 @@ class Runtime {
   // none is (docs/multi-gpu.md, "Combining on the devices").
   Collectives* collectives(const std::string& backend_target) const;
 
-  struct Impl;  // internal (core/src/runtime_impl.hpp)
+  struct Impl;  // internal (core/src/runtime/runtime_impl.hpp)
 
  private:
   friend void detail::count_transfer(const Runtime&, int, CopyKind, std::int64_t);

@@ -1,6 +1,6 @@
 // What ThreadCtx's warp functions (laneid, activemask, syncwarp, shfl_*_sync, ballot/all/any_sync)
 // share between host and device code. On the device they are CUDA's intrinsics; on the host the
-// lanes of a warp are fibers of a block (core/src/block_fibers.cpp) that wait for each other in
+// lanes of a warp are fibers of a block (core/src/kernels/block_fibers.cpp) that wait for each other in
 // detail::warp_call. docs/kernels.md, "Warp functions", gives the semantics.
 #pragma once
 #include <cstdint>
