@@ -236,6 +236,7 @@ void Staging::run_elementwise(const ElementwiseCall& c) {
         const std::int64_t len = std::min(clen, sd - k0);
         const std::int64_t flat = (o * sd + k0) * inner, count = len * inner;
         sub.iter.shape[0] = len;
+        sub.index_base = c.index_base + flat;  // the piece's first element, for indexed loops
         for (int a = 0; a < na; ++a) sub.iter.base[a] = it.base[a] + ooff[a] + k0 * it.strides[a][d];
         for (const HostOp& h : hosts) {
           const auto bytes = static_cast<std::size_t>(count * h.isz);

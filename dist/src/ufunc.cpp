@@ -140,6 +140,7 @@ std::vector<DistArray> Ufunc::call(const std::vector<Operand>& inputs, const Cal
         if (o.dtype) s += " dtype " + std::string(name(*o.dtype));
         if (!o.signature.empty()) s += " signature " + o.signature;
         if (o.casting != Casting::same_kind) s += " casting " + std::string(name(o.casting));
+        if (o.index_base != 0) s += " index_base " + std::to_string(o.index_base);
         return s;
       },
       "make the same call on every rank, with operands distributed over one communicator with the "
@@ -157,6 +158,20 @@ std::vector<DistArray> Ufunc::call(const std::vector<Operand>& inputs, const Cal
                          .casting = o.casting};
     for (const auto& a : o.out) lo.out.push_back(a.local());
     if (o.where) lo.where = o.where->local();
+    if (d.kind == OpKind::ufunc && d.takes_index()) {
+      // A ufunc that draws (loom::ElementIndex): this rank's rows start at its first global row
+      // of the result, so every rank count draws what one process draws.
+      std::vector<Shape> shapes;
+      for (const auto& a : local) shapes.push_back(a.shape());
+      for (const auto& a : lo.out) shapes.push_back(a.shape());
+      if (lo.where) shapes.push_back(lo.where->shape());
+      const Shape shape = broadcast_shapes(shapes);
+      std::int64_t row = 1;
+      for (std::size_t k = 1; k < shape.size(); ++k) row *= shape[k];
+      lo.index_base = o.index_base + first->rows().begin * row;
+    } else {
+      lo.index_base = o.index_base;
+    }
     results = u_.call(local, lo);
     for (auto& r : results) {
       if (r.ndim() == 0 || r.shape()[0] != first->rows().size()) {

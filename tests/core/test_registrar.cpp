@@ -57,5 +57,40 @@ TEST(Registrar, ReplaceLoopRefusesUnknownOpsSignaturesAndUnlabelledLoops) {
   EXPECT_EQ(reg.staged()[0].loops[0].impl[0].host, &generic);  // unchanged by the refusals
 }
 
+void indexed(char**, const std::int64_t*, const std::int64_t*, std::int64_t, const void*) {}
+
+// An element index (a ufunc that draws) comes with host_index and without host, on ufuncs only.
+TEST(Registrar, IndexedLoopsAreUfuncLoopsWithHostIndexAlone) {
+  OpDesc ok = one_loop_op();
+  EXPECT_FALSE(ok.takes_index());
+  LoopImpl& h = ok.loops[0].impl[static_cast<int>(Family::host)];
+  h.host = nullptr;
+  h.host_index = &indexed;
+  h.takes_index = true;
+  Registrar reg(Family::host);
+  EXPECT_NO_THROW(reg.add(ok));
+  EXPECT_TRUE(reg.staged()[0].takes_index());
+
+  OpDesc both = ok;
+  both.name = "both";
+  both.loops[0].impl[static_cast<int>(Family::host)].host = &generic;
+  EXPECT_THROW(reg.add(both), PluginError);  // which loop would a call run?
+
+  OpDesc no_loop = ok;
+  no_loop.name = "no_loop";
+  no_loop.loops[0].impl[static_cast<int>(Family::host)].host_index = nullptr;
+  EXPECT_THROW(reg.add(no_loop), PluginError);
+
+  OpDesc reduction = ok;
+  reduction.name = "indexed_sum";
+  reduction.kind = OpKind::reduce;
+  try {
+    reg.add(reduction);
+    FAIL() << "no error";
+  } catch (const PluginError& e) {
+    EXPECT_NE(std::string(e.what()).find("takes an element index"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace loom

@@ -2,6 +2,7 @@
 // calls that cannot be made, refused on every rank.
 #include "dist_test_util.hpp"
 #include "loom/def/ufunc.hpp"
+#include "loom/random.hpp"
 
 namespace loom::dist {
 namespace {
@@ -23,6 +24,37 @@ TEST(Ufunc, SinexpEqualsTheOneProcessCall) {
     // Elementwise: every element is computed by the same loop whatever rows a rank holds.
     EXPECT_TRUE(same_bits(all, one)) << t;
   }
+}
+
+// A ufunc that draws (docs/random.md): x + a normal of the element's global index.
+struct DrawStep {
+  double operator()(loom::ElementIndex e, double x) const {
+    return x + loom::random::Philox(11).normal_float64(e.i);
+  }
+};
+
+TEST(Ufunc, ADrawingUfuncGivesTheOneProcessBits) {
+  static const bool defined = [] {
+    rt().define("dist_tests", [](Registrar& reg) {
+      def::ufunc<DrawStep, double(double)>(reg, "dist_draw_step", "x + N(0, 1) of the index");
+    });
+    return true;
+  }();
+  ASSERT_TRUE(defined);
+  // 2-D, so that a rank's first index is its first row times the row size.
+  const loom::Array x = test::global_f64(29, 7);
+  const loom::Array one = rt().ufunc("dist_draw_step")(x, {.target = "cpu"});
+  for (const std::string& t : std::vector<std::string>{"cpu", test::parallel_or_cpu()}) {
+    const DistArray dz = Ufunc(rt(), "dist_draw_step")(scatter(rt(), world(), x, {.target = t}));
+    EXPECT_TRUE(same_bits(allgather(rt(), dz), one)) << t;
+  }
+  // index_base moves the whole result's indices, on every rank alike.
+  loom::CallOptions shifted{.target = "cpu"};
+  shifted.index_base = 1000;
+  const loom::Array moved = rt().ufunc("dist_draw_step")(x, shifted);
+  const DistArray dm =
+      Ufunc(rt(), "dist_draw_step")(scatter(rt(), world(), x), {.index_base = 1000});
+  EXPECT_TRUE(same_bits(allgather(rt(), dm), moved));
 }
 
 TEST(Ufunc, IntegerArithmeticWithReplicatedScalarAndRow) {

@@ -3,6 +3,8 @@
 #include <cstdint>
 
 #include "catalogue.hpp"
+#include "loom/def/ufunc.hpp"
+#include "loom/element_index.hpp"
 #include "loom/random_arrays.hpp"
 #include "trigger_helpers.hpp"
 
@@ -13,6 +15,26 @@ using namespace catalogue;  // NOLINT: the helpers of this file
 namespace {
 
 using random::Generator;
+
+// A binary ufunc that draws: x + y + a uniform of the element's index.
+struct NoisyAdd {
+  double operator()(ElementIndex e, double x, double y) const {
+    return x + y + random::Philox(5).uniform_float64(e.i);
+  }
+};
+
+// A runtime where the program defined noisy_add (the math plugin is not needed for these).
+Runtime& drawing_rt() {
+  static Runtime r;
+  static const bool defined = [] {
+    r.define("app", [](Registrar& reg) {
+      def::ufunc<NoisyAdd, double(double, double)>(reg, "noisy_add", "x + y + U(0, 1)");
+    });
+    return true;
+  }();
+  (void)defined;
+  return r;
+}
 
 const TriggerSet random_triggers = {
     {"E-SHAPE-RANDOM-NEGATIVE",
@@ -37,6 +59,9 @@ const TriggerSet random_triggers = {
        g.uniform(rt(), {3}, DType::float32, {.target = "cpu"});  // the last call number
        g.uniform(rt(), {3}, DType::float32, {.target = "cpu"});
      }},
+    {"E-TYPE-INDEXED-METHOD", [] { drawing_rt().ufunc("noisy_add").reduce(zeros({4})); }},
+    {"E-VALUE-INDEX-BASE",
+     [] { drawing_rt().ufunc("noisy_add")(zeros({3}), zeros({3}), {.index_base = -1}); }},
     {"E-VALUE-XOROSHIRO-N",
      [] { random::create_xoroshiro128p_states(rt(), -2, 1, {.target = "cpu"}); }},
 };

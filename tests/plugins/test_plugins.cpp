@@ -66,6 +66,10 @@ const Broken kBroken[] = {
     {"libloom_test_bad_abi.so",
      {"ABI version " + std::to_string(kAbiVersion + 1),
       "ABI version " + std::to_string(kAbiVersion), "rebuild"}},
+    // A plugin of the ABI before this one (an older loom's build), refused the same way.
+    {"libloom_test_old_abi.so",
+     {"ABI version " + std::to_string(kAbiVersion - 1),
+      "ABI version " + std::to_string(kAbiVersion), "rebuild"}},
     {"libloom_test_duplicate.so", {"'t_add'", "float64(float64,float64)", "libloom_testops.so"}},
     {"libloom_test_throws.so", {"registering its ops", "deliberate failure in register_ops"}},
     {"libloom_test_bad_gufunc.so", {"'t_bad_dot'", "(n),(n)->()"}},

@@ -19,6 +19,10 @@ struct ElementwiseCall {
   // pinned buffers in chunks of the flat index.
   std::uint32_t host_operands = 0;
   int nin = 0;  // operands [0, nin) are inputs, the rest outputs
+  // Loops that take an element index (LoopImpl::takes_index): the index of the iteration's flat
+  // position 0, so position p is element index_base + p. A backend that cuts the call into
+  // pieces adds each piece's flat start; device sets and sharded calls give each part its offset.
+  std::int64_t index_base = 0;
 };
 
 // One inner-loop call gets dims = {count, core dims...}, steps = {outer steps..., core_steps...}.

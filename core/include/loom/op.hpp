@@ -21,6 +21,11 @@ namespace loom {
 // by a gufunc's core strides.
 using HostLoop = void (*)(char** args, const std::int64_t* dims, const std::int64_t* steps,
                           const void* data);
+// The host loop of a ufunc whose functor takes loom::ElementIndex: NumPy's ABI and `first`, the
+// index of the run's first element (ElementwiseCall::index_base plus the run's flat position in
+// the call); element k of the run has index first + k.
+using HostIndexLoop = void (*)(char** args, const std::int64_t* dims, const std::int64_t* steps,
+                               std::int64_t first, const void* data);
 // acc = op(acc, x[0]) ... op(..., x[n-1]) in a fixed association order (a reduction's inner loop).
 using FoldLoop = void (*)(char* acc, const char* x, std::int64_t n, std::int64_t stride,
                           const void* data);
@@ -76,7 +81,15 @@ struct LoopImpl {
   // A reduction loop that takes the start value from ReduceCall (has_start) instead of a
   // pre-filled output, saving the device a fill kernel and the loop a join.
   bool takes_start = false;
-  bool present() const { return host || device_elementwise || device_gufunc || device_reduce; }
+  // A ufunc whose functor takes loom::ElementIndex (either family). Its host loop is host_index,
+  // never `host`: the paths that call a binary op (reduce, accumulate, at) have no element index
+  // to give and refuse such ops, and a null `host` keeps them from reaching it. Its cuda loop is
+  // device_elementwise, which reads ElementwiseCall::index_base.
+  HostIndexLoop host_index = nullptr;
+  bool takes_index = false;
+  bool present() const {
+    return host || host_index || device_elementwise || device_gufunc || device_reduce;
+  }
 };
 
 struct Loop {
@@ -113,6 +126,7 @@ struct OpDesc {
   std::string plugins;  // which libraries gave it loops, for messages
 
   bool has_family(Family f) const;
+  bool takes_index() const;        // some loop, of either family, takes an element index
   std::string signatures() const;  // "float32(float32,float32), float64(float64,float64)"
 
   // Type-resolution cache, per (family, input dtypes, weak flags, override): loop index. A

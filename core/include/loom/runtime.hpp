@@ -63,6 +63,11 @@ struct CallOptions {
   std::string signature{};       // pick exactly this loop, "float64(float64,float64)"
   Casting casting = Casting::same_kind;
   Stream stream{};  // device targets: the stream to queue on (default: the default stream)
+  // Ufuncs whose functor takes loom::ElementIndex: the index of the call's first output element
+  // (element p in C order gets index_base + p). A call on rows [r0, r1) of a bigger result passes
+  // r0 * (row size) to draw what the whole call draws there; a new value draws new numbers (a
+  // Monte-Carlo step's counter). At least 0; other ops ignore it (docs/random.md).
+  std::int64_t index_base = 0;
   // gufuncs only (NumPy's generalized-ufunc keywords; docs/methods.md, "gufunc options"); a ufunc
   // given any of them is a TypeError, as in NumPy.
   // axes: where each operand's core dims are, one list per operand ({{0}, {0}, {}} for dot on

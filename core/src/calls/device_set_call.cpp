@@ -158,9 +158,14 @@ SmallVec<Array, 4> device_set_call(const Runtime& rt, const OpDesc& op,
   }
 
   const std::vector<Rows> rows = row_blocks(plan.n, k);
+  // A part's first element is row lo of the whole result: indexed ufuncs (loom::ElementIndex)
+  // draw what one call on one device would.
+  std::int64_t row_size = 1;
+  for (std::size_t j = 1; j < outs[0].shape().size(); ++j) row_size *= outs[0].shape()[j];
   for_each_device(k, [&](int d) {
     CallOptions pd = o;
     pd.target = targets[d];
+    pd.index_base = o.index_base + rows[d].lo * row_size;
     std::vector<Array> pin;
     for (std::size_t i = 0; i < nin; ++i) pin.push_back(rows_of(in[i], split_of(i), rows[d]));
     pd.out.clear();

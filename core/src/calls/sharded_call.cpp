@@ -127,12 +127,16 @@ ShardedArray sharded_call(const OpDesc& op, std::span<const ShardArg> args, cons
   }
   const int k = first->count();
   std::vector<Array> outs(k);
-  for (int d = 0; d < k; ++d) {  // device arrays: each call queues its work and returns
+  std::int64_t index_base = o.index_base;  // shard d's first element in the whole result
+  for (int d = 0; d < k; ++d) {            // device arrays: each call queues its work and returns
     std::vector<Array> in;
     for (const auto& a : args) in.push_back(a.s ? a.s->shard(d) : *a.a);
     CallOptions od = o;
     od.target = first->target(d);
+    od.index_base = index_base;
     outs[d] = one(in, od);
+    // Split shards are consecutive rows of the result; replicated ones each compute all of it.
+    if (split) index_base += outs[d].size();
   }
   Shape shape = outs[0].shape();
   if (split) {

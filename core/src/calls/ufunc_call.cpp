@@ -1,6 +1,7 @@
 // Ufunc and gufunc calls with NumPy's semantics: broadcasting, casting to the resolved loop,
 // out=, where=, several outputs; gufunc core-dimension binding.
 #include <algorithm>
+#include <limits>
 
 #include "runtime/call_common.hpp"
 #include "runtime/device_set.hpp"
@@ -56,6 +57,12 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
   for (const auto& a : o.out) shapes.push_back(a.shape());
   if (o.where) shapes.push_back(o.where->shape());
   const Shape shape = broadcast_shapes(std::span<const Shape>(shapes.data(), shapes.size()));
+  if (o.index_base < 0 ||
+      o.index_base > std::numeric_limits<std::int64_t>::max() - shape_size(shape)) {
+    throw ValueError(who(op) + ": index_base " + std::to_string(o.index_base) + " with " +
+                     std::to_string(shape_size(shape)) + " elements: the elements' indices " +
+                     "(loom::ElementIndex) must lie in [0, 2^63 - 1]");
+  }
   detail::OutSlots slots;
   for (int k = 0; k < op.nout; ++k) {
     slots.push_back(detail::make_out_slot(t, op, k, loop.sig.outputs[k], shape,
@@ -98,7 +105,11 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
   if (size > 0) {
     ElementwiseCall call{
         StridedIter::make(std::span<const Array>(operands.data(), operands.size()), shape),
-        &loop.impl[static_cast<int>(t.family)], t.stream.native(), host_operands, op.nin};
+        &loop.impl[static_cast<int>(t.family)],
+        t.stream.native(),
+        host_operands,
+        op.nin,
+        o.index_base};
     if (host_operands && size == 1) {  // a lone element has stride 0; give host operands theirs
       for (int a = 0; a < call.iter.nargs(); ++a) {
         if (host_operands >> a & 1u) call.iter.strides[a].back() = operands[a].itemsize();
@@ -128,7 +139,8 @@ bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const
   constexpr int kMax = 8;
   const int nin = op.nin, nout = op.nout;
   if (op.kind != OpKind::ufunc || o.where || o.dtype || !o.signature.empty() || !o.axes.empty() ||
-      o.axis || o.keepdims || nin < 1 || nin + nout > kMax || static_cast<int>(in.size()) != nin ||
+      o.axis || o.keepdims || o.index_base != 0 || nin < 1 || nin + nout > kMax ||
+      static_cast<int>(in.size()) != nin ||
       (!o.out.empty() && static_cast<int>(o.out.size()) != nout)) {
     return false;
   }

@@ -1,6 +1,7 @@
 // NumPy's accumulate, reduceat and outer for ufuncs with two inputs and one output, on every
 // target. The rules, and where they differ from NumPy's, are in docs/methods.md.
 #include <algorithm>
+#include <string_view>
 
 #include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
@@ -12,6 +13,13 @@ namespace loom {
 namespace detail {
 
 void require_binary(const OpDesc& op, const char* method) {
+  // outer is an elementwise call over the outer shape, whose elements have indices; the other
+  // methods apply the op to partial results, which have none (docs/random.md, "Ufuncs that draw").
+  if (op.kind == OpKind::ufunc && op.takes_index() && std::string_view(method) != "outer") {
+    throw TypeError(std::string(method) + " of ufunc '" + op.name + "': its functor takes a " +
+                    "loom::ElementIndex, and " + method + " applies the op to partial results " +
+                    "that are no element of an output; call the ufunc elementwise (or outer)");
+  }
   if (op.kind == OpKind::ufunc && op.nin == 2 && op.nout == 1) return;
   const std::string what = op.kind == OpKind::gufunc  ? "gufunc '"
                            : op.kind == OpKind::ufunc ? "ufunc '"

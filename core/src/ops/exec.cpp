@@ -7,8 +7,16 @@
 namespace loom {
 
 void run_elementwise_range(const ElementwiseCall& c, std::int64_t begin, std::int64_t end) {
-  const HostLoop loop = c.loop->host;
   const void* data = c.loop->data;
+  if (c.loop->takes_index) {  // runs follow the flat (C) order: each starts where the last ended
+    const HostIndexLoop loop = c.loop->host_index;
+    std::int64_t first = c.index_base + begin;
+    return c.iter.for_each_run(begin, end, [&](char** p, std::int64_t n, const std::int64_t* st) {
+      loop(p, &n, st, first, data);
+      first += n;
+    });
+  }
+  const HostLoop loop = c.loop->host;
   const int na = c.iter.nargs();
   constexpr int kArgs = 8;
   if (c.iter.shape.size() == 1 && na <= kArgs && begin < end) {  // one run: no index state

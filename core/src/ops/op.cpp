@@ -21,6 +21,15 @@ bool OpDesc::has_family(Family f) const {
   return false;
 }
 
+bool OpDesc::takes_index() const {
+  for (const auto& l : loops) {
+    for (const auto& impl : l.impl) {
+      if (impl.takes_index) return true;
+    }
+  }
+  return false;
+}
+
 std::string OpDesc::signatures() const {
   std::string s;
   for (const auto& l : loops) {

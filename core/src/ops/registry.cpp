@@ -27,8 +27,12 @@ void Registrar::add(OpDesc d) {
            " inputs and " + std::to_string(d.nout) + " outputs");
     }
     const LoopImpl& impl = l.impl[fam];
+    if (impl.takes_index && d.kind != OpKind::ufunc) {
+      fail("signature " + l.sig.str() + " takes an element index, which only ufunc loops take");
+    }
     const bool ok = family_ == Family::host
-                        ? impl.host && (d.kind != OpKind::reduce || impl.fold)
+                        ? (impl.takes_index ? impl.host_index && !impl.host
+                                            : impl.host && (d.kind != OpKind::reduce || impl.fold))
                         : (d.kind == OpKind::ufunc    ? impl.device_elementwise != nullptr
                            : d.kind == OpKind::gufunc ? impl.device_gufunc != nullptr
                                                       : impl.device_reduce != nullptr);
@@ -76,7 +80,8 @@ void Registrar::replace_loop(const std::string& op, const std::string& signature
       const LoopImpl& old = l.impl[fam];
       const bool same_kind =
           (old.host != nullptr) == (impl.host != nullptr) &&
-          (old.fold != nullptr) == (impl.fold != nullptr) &&
+          (old.host_index != nullptr) == (impl.host_index != nullptr) &&
+          old.takes_index == impl.takes_index && (old.fold != nullptr) == (impl.fold != nullptr) &&
           (old.device_elementwise != nullptr) == (impl.device_elementwise != nullptr) &&
           (old.device_gufunc != nullptr) == (impl.device_gufunc != nullptr) &&
           (old.device_reduce != nullptr) == (impl.device_reduce != nullptr);

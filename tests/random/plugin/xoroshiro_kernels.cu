@@ -1,8 +1,17 @@
 // CUDA half of the random tests' kernel plugin.
 #include "loom/def/kernel.cuh"
+#include "loom/def/ufunc.cuh"
 #include "loom/plugin.hpp"
-// After the def header: the table calls whichever loom::def::kernel is in scope.
+// After the def headers: the tables call whichever loom::def::kernel and ufunc are in scope.
+#include "drawing_ufuncs.hpp"
 #include "xoroshiro_kernels.hpp"
 
-LOOM_PLUGIN((loom::PluginInfo{loom::kAbiVersion, "test_random", loom::Family::cuda,
-                              &loom_random_test::register_kernels, nullptr}))
+namespace {
+void register_ops(loom::Registrar& reg) {
+  loom_random_test::register_kernels(reg);
+  loom_random_test::register_ufuncs(reg);
+}
+}  // namespace
+
+LOOM_PLUGIN((loom::PluginInfo{loom::kAbiVersion, "test_random", loom::Family::cuda, &register_ops,
+                              nullptr}))

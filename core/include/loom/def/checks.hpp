@@ -16,6 +16,7 @@
 
 #include "loom/def/signature_of.hpp"
 #include "loom/dtype.hpp"
+#include "loom/element_index.hpp"
 #include "loom/hd.hpp"
 #include "loom/view.hpp"
 
@@ -28,6 +29,8 @@ namespace loom::def::detail {
 
 template <class... T>
 struct type_list {};
+
+enum class check_kind { ufunc, reduce, gufunc };
 
 // The parts of a member function pointer's type; `is_const`: callable on a const functor.
 template <class M>
@@ -140,6 +143,25 @@ template <class P>
 inline constexpr bool out_ref_ok =
     std::is_lvalue_reference_v<P> && !std::is_const_v<std::remove_reference_t<P>>;
 
+// A ufunc functor's optional first parameter, loom::ElementIndex by value or const&: the loop
+// passes the element's index there (docs/random.md, "Ufuncs that draw"); it is no operand.
+template <class P>
+inline constexpr bool index_param = std::is_same_v<std::remove_cvref_t<P>, ElementIndex>;
+template <class Params>
+struct drop_index {
+  static constexpr bool indexed = false;
+  using type = Params;
+};
+template <class P0, class... P>
+struct drop_index<std::tuple<P0, P...>> {
+  static constexpr bool indexed = index_param<P0>;
+  using type = std::conditional_t<indexed, std::tuple<P...>, std::tuple<P0, P...>>;
+};
+// The parameters that stand for operands: a ufunc's without its leading ElementIndex.
+template <check_kind K, class Params>
+using operand_params =
+    std::conditional_t<K == check_kind::ufunc, typename drop_index<Params>::type, Params>;
+
 // A gufunc parameter: View<const T, N> or T for an input, View<T, N> or T& for an output, views
 // by value (make_arg builds them), T the signature's dtype at that position.
 template <class P>
@@ -159,8 +181,6 @@ inline constexpr bool gu_pass_ok = gu_view<P>::is_view || (Input ? in_pass_ok<P>
 template <class P, class T, bool Input>
 inline constexpr bool gu_param_ok =
     gu_type_ok<P, T>&& gu_view_by_value<P>&& gu_view_const_ok<P, Input>&& gu_pass_ok<P, Input>;
-
-enum class check_kind { ufunc, reduce, gufunc };
 
 template <class Params, class Sig, std::size_t... I>
 constexpr bool ew_params_ok(std::index_sequence<I...>) {
@@ -188,8 +208,10 @@ constexpr std::size_t call_arity() {
 template <check_kind K, class M, class Sig>
 constexpr bool fits() {
   using S = sig_parts<Sig>;
-  using Params = typename M::params;
+  using Params = operand_params<K, typename M::params>;
   if constexpr (!M::ok || !M::is_const) {
+    return false;
+  } else if constexpr (K != check_kind::ufunc && drop_index<typename M::params>::indexed) {
     return false;
   } else if constexpr (K == check_kind::gufunc) {
     if constexpr (std::tuple_size_v<Params> != S::nin + S::nout) {
@@ -276,6 +298,17 @@ struct exact_member<F, R(A...)> {
 template <class F, class... O, class... A>
 struct exact_member<F, outs<O...>(A...)> {
   using type = void (F::*)(A..., O&...) const;
+};
+// The same with a leading loom::ElementIndex (a ufunc that draws).
+template <class F, class Sig>
+struct exact_index_member;
+template <class F, class R, class... A>
+struct exact_index_member<F, R(A...)> {
+  using type = R (F::*)(ElementIndex, A...) const;
+};
+template <class F, class... O, class... A>
+struct exact_index_member<F, outs<O...>(A...)> {
+  using type = void (F::*)(ElementIndex, A..., O&...) const;
 };
 
 // How a gufunc loop calls F for Sig: `targs` the template arguments (void: a non-template
@@ -409,12 +442,17 @@ constexpr bool say_params(std::index_sequence<I...>) {
 template <check_kind K, class F, class M, class Sig>
 constexpr bool say_member() {
   using S = sig_parts<Sig>;
-  using Params = typename M::params;
+  using Params = operand_params<K, typename M::params>;
   constexpr std::size_t n = K == check_kind::gufunc ? S::nin + S::nout : call_arity<Sig>();
   LOOM_DEF_SAY(K, M::is_const,
                "the functor's operator() is not const; declare it `... operator()(...) const` "
                "(one instance serves every thread)");
-  if constexpr (std::tuple_size_v<Params> != n) {
+  if constexpr (K != check_kind::ufunc && drop_index<typename M::params>::indexed) {
+    LOOM_DEF_SAY(K, always_false<F>,
+                 "the functor takes a loom::ElementIndex, which only def::ufunc functors take "
+                 "(a reduction folds partial results, a gufunc instance has no one element)");
+    return false;
+  } else if constexpr (std::tuple_size_v<Params> != n) {
     if constexpr (K == check_kind::gufunc) {
       LOOM_DEF_SAY(K, always_false<F>,
                    "the functor's operator() takes another number of parameters than the "
@@ -472,6 +510,11 @@ constexpr bool check_signature() {
     using Any = typename first_of<K, false, F, Sig, List>::type;
     if constexpr (!std::is_same_v<Fit, no_candidate>) {
       return true;
+    } else if constexpr (K == check_kind::ufunc &&
+                         call_of_type<F, typename exact_index_member<F, Sig>::type>) {
+      return true;  // an overload taking ElementIndex, then exactly Sig's types (after the
+                    // templates: probing them with an ElementIndex would instantiate the body
+                    // of an `auto` operator() such as math's Half<F> with it)
     } else if constexpr (!std::is_same_v<Any, no_candidate>) {
       return say_member<K, F, typename template_fn<F, Any>::type, Sig>();
     } else if constexpr (K == check_kind::gufunc) {
@@ -491,11 +534,49 @@ constexpr bool check_signature() {
   }
 }
 
+// Whether the operator() the checks accept for Sig (found in check_signature's order) takes
+// loom::ElementIndex first: the loops then pass each element's index. Never found by calling F
+// with an ElementIndex, which would instantiate an `auto` operator()'s body with it.
+template <class F, class Sig>
+constexpr bool selects_index() {
+  if constexpr (!has_call<F>) {
+    return false;
+  } else if constexpr (plain_call<F>) {
+    return drop_index<typename member_fn<decltype(&F::operator())>::params>::indexed;
+  } else if constexpr (call_of_type<F, typename exact_member<F, Sig>::type>) {
+    return false;
+  } else {
+    using Fit = typename first_of<check_kind::ufunc, true, F, Sig,
+                                  typename candidates<check_kind::ufunc, Sig>::type>::type;
+    if constexpr (!std::is_same_v<Fit, no_candidate>) {
+      return drop_index<typename template_fn<F, Fit>::type::params>::indexed;
+    } else {
+      return call_of_type<F, typename exact_index_member<F, Sig>::type>;
+    }
+  }
+}
+template <class F, class Sig>
+inline constexpr bool takes_index = selects_index<F, Sig>();
+
+// A ufunc functor that takes loom::ElementIndex declares no `vectorize`: a SIMD batch has no one
+// element index.
+template <check_kind K, class F, class Sig>
+constexpr bool check_index() {
+  if constexpr (K != check_kind::ufunc || !simd_functor<F>) {
+    return true;
+  } else {
+    static_assert(!takes_index<F, Sig>,
+                  "loom::def::ufunc: the functor takes a loom::ElementIndex and declares "
+                  "`vectorize = true`; a SIMD batch has no one element index: drop `vectorize`");
+    return !takes_index<F, Sig>;
+  }
+}
+
 // Every signature of one def::ufunc / reduce / gufunc line (each reported, then combined).
 template <check_kind K, class F, class... Sigs>
 constexpr bool check_signatures() {
   // Not && : every signature is checked (and reported), not just up to the first bad one.
-  return ((check_signature<K, F, Sigs>() ? 1 : 0) & ... & 1) != 0;
+  return ((check_signature<K, F, Sigs>() && check_index<K, F, Sigs>() ? 1 : 0) & ... & 1) != 0;
 }
 
 // ---- kernels ---------------------------------------------------------------------------------

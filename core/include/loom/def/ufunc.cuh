@@ -38,6 +38,11 @@ struct ew_types<std::tuple<A...>, std::tuple<R>> {
   __device__ __forceinline__ static void apply(const F& f, const A&... in, R& out) {
     out = f(in...);
   }
+  template <class F>
+  __device__ __forceinline__ static void apply_indexed(const F& f, ElementIndex e, const A&... in,
+                                                       R& out) {
+    out = f(e, in...);
+  }
 };
 template <class... A, class O0, class O1, class... O>
 struct ew_types<std::tuple<A...>, std::tuple<O0, O1, O...>> {
@@ -49,6 +54,11 @@ struct ew_types<std::tuple<A...>, std::tuple<O0, O1, O...>> {
   __device__ __forceinline__ static void apply(const F& f, const A&... in, O0& o0, O1& o1,
                                                O&... out) {
     f(in..., o0, o1, out...);
+  }
+  template <class F>
+  __device__ __forceinline__ static void apply_indexed(const F& f, ElementIndex e, const A&... in,
+                                                       O0& o0, O1& o1, O&... out) {
+    f(e, in..., o0, o1, out...);
   }
 };
 template <class Sig>
@@ -158,6 +168,53 @@ __global__ void ew_strided(F f, Strided<NA> p) {
   }
 }
 
+// ---- functors that take loom::ElementIndex (checks.hpp, takes_index) ------------------------
+// Element i of the call (its flat C-order position) gets ElementIndex{first + i}, first being
+// ElementwiseCall::index_base. A thread per element, no vectors: a batch has no one index.
+
+template <class S, class F, std::size_t... I, std::size_t... J>
+__device__ __forceinline__ void elem_indexed(const F& f, ElementIndex e, char* const* ptr,
+                                             std::index_sequence<I...>, std::index_sequence<J...>) {
+  S::apply_indexed(
+      f, e, *reinterpret_cast<const std::tuple_element_t<I, typename S::in_t>*>(ptr[I])...,
+      *reinterpret_cast<std::tuple_element_t<J, typename S::out_t>*>(ptr[S::nin + J])...);
+}
+
+template <class F, class In, class Out, int NA>
+__global__ void ew_index_contig(F f, ContigParams<NA> p, std::int64_t first) {
+  using S = ew_types<In, Out>;
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = tid; i < p.n; i += nth) {
+    char* ptr[NA];
+    [&]<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) {
+      ((ptr[I] = p.base[I] +
+                 i * static_cast<std::int64_t>(sizeof(std::tuple_element_t<I, typename S::in_t>))),
+       ...);
+      ((ptr[S::nin + J] =
+            p.base[S::nin + J] +
+            i * static_cast<std::int64_t>(sizeof(std::tuple_element_t<J, typename S::out_t>))),
+       ...);
+    }
+    (std::make_index_sequence<S::nin>{}, std::make_index_sequence<S::nout>{});
+    elem_indexed<S>(f, ElementIndex{first + i}, ptr, std::make_index_sequence<S::nin>{},
+                    std::make_index_sequence<S::nout>{});
+  }
+}
+
+template <class F, class In, class Out, int NA>
+__global__ void ew_index_strided(F f, Strided<NA> p, std::int64_t first) {
+  using S = ew_types<In, Out>;
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = tid; i < p.n; i += nth) {
+    char* ptr[NA];
+    offsets_of(p, i, ptr);
+    elem_indexed<S>(f, ElementIndex{first + i}, ptr, std::make_index_sequence<S::nin>{},
+                    std::make_index_sequence<S::nout>{});
+  }
+}
+
 template <class S, std::size_t... I, std::size_t... J>
 void sizes_of(std::int64_t* out, std::index_sequence<I...>, std::index_sequence<J...>) {
   std::int64_t v[] = {
@@ -227,6 +284,43 @@ void ew_launch(const ElementwiseCall& c, const void* data) {
   }
 }
 
+template <class F, class Sig>
+void ew_index_launch(const ElementwiseCall& c, const void* data) {
+  using S = ew_sig<Sig>;
+  constexpr int NA = S::nin + S::nout;
+  static_assert(NA <= kMaxOperands, "the CUDA elementwise loops take at most 8 operands");
+  const F& f = *static_cast<const F*>(data);
+  const StridedIter& it = c.iter;
+  if (it.nargs() != NA) {
+    throw DeviceError("elementwise CUDA loop: takes " + std::to_string(NA) +
+                      " operands, the call has " + std::to_string(it.nargs()));
+  }
+  const std::int64_t n = it.size();
+  if (n <= 0) return;
+  const cudaStream_t stream = stream_of(c.stream);
+  std::int64_t size[NA];
+  sizes_of<S>(size, std::make_index_sequence<S::nin>{}, std::make_index_sequence<S::nout>{});
+  bool contig = it.shape.size() == 1;
+  for (int a = 0; contig && a < NA; ++a) contig = it.strides[a][0] == size[a];
+  if (contig) {
+    ContigParams<NA> p;
+    for (int a = 0; a < NA; ++a) p.base[a] = it.base[a];
+    p.n = n;
+    p.head = n;
+    p.nvec = 0;
+    constexpr auto kernel = &ew_index_contig<F, typename S::in_t, typename S::out_t, NA>;
+    const std::int64_t need = (n + kThreads - 1) / kThreads;
+    const int blocks =
+        static_cast<int>(std::min<std::int64_t>(need, std::numeric_limits<int>::max()));
+    kernel<<<blocks, kThreads, 0, stream>>>(f, p, c.index_base);
+  } else {
+    const Strided<NA> p = make_strided<NA>(it, "elementwise CUDA loop");
+    constexpr auto kernel = &ew_index_strided<F, typename S::in_t, typename S::out_t, NA>;
+    kernel<<<grid_for<kernel>(n), kThreads, 0, stream>>>(f, p, c.index_base);
+  }
+  check_launch("elementwise kernel launch");
+}
+
 }  // namespace cu
 
 // The registration functions' own namespace (inline: still loom::def::ufunc): a program that
@@ -244,9 +338,15 @@ void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits trait
                                  [traits](LoopImpl* impl, auto sig) {
                                    using S = typename decltype(sig)::type;
                                    auto& c = impl[static_cast<int>(Family::cuda)];
-                                   c.device_elementwise = &cu::ew_launch<F, S>;
                                    c.data = cu::instance<F>();
-                                   cu::set_device_methods<F, S>(c, traits.reorderable);
+                                   if constexpr (detail::takes_index<F, S>) {
+                                     // No methods: reduce, accumulate and at refuse such ops.
+                                     c.device_elementwise = &cu::ew_index_launch<F, S>;
+                                     c.takes_index = true;
+                                   } else {
+                                     c.device_elementwise = &cu::ew_launch<F, S>;
+                                     cu::set_device_methods<F, S>(c, traits.reorderable);
+                                   }
                                  }));
 }
 template <class F, class... Sigs>
@@ -255,9 +355,14 @@ void ufunc(Registrar& reg, std::string name, std::string doc) {
                                  [](LoopImpl* impl, auto sig) {
                                    using S = typename decltype(sig)::type;
                                    auto& c = impl[static_cast<int>(Family::cuda)];
-                                   c.device_elementwise = &cu::ew_launch<F, S>;
                                    c.data = cu::instance<F>();
-                                   cu::set_ordered_device_methods<F, S>(c);
+                                   if constexpr (detail::takes_index<F, S>) {
+                                     c.device_elementwise = &cu::ew_index_launch<F, S>;
+                                     c.takes_index = true;
+                                   } else {
+                                     c.device_elementwise = &cu::ew_launch<F, S>;
+                                     cu::set_ordered_device_methods<F, S>(c);
+                                   }
                                  }));
 }
 

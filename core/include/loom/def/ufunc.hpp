@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "loom/def/desc.hpp"
@@ -268,6 +269,56 @@ struct loop_of<F, outs<O...>(A...)> {
   static constexpr HostLoop value = &multi_loop<F, outs<O...>(A...)>;
 };
 
+// The loop of a functor that takes loom::ElementIndex first (checks.hpp, takes_index): element k
+// of the run gets ElementIndex{first + k}. Scalar, as no SIMD batch has one index.
+template <class F, class Sig>
+struct index_loop;
+template <class F, class R, class... A>
+struct index_loop<F, R(A...)> {
+  template <std::size_t... I>
+  static void run(const F& f, char** args, std::int64_t n, const std::int64_t* steps,
+                  std::int64_t first, std::index_sequence<I...>) {
+    constexpr std::size_t nin = sizeof...(A);
+    bool contig = steps[nin] == static_cast<std::int64_t>(sizeof(R));
+    ((contig = contig && steps[I] == static_cast<std::int64_t>(sizeof(A))), ...);
+    if (contig) {  // constant steps: the compiler sees plain arrays
+      R* out = reinterpret_cast<R*>(args[nin]);
+      for (std::int64_t i = 0; i < n; ++i) {
+        out[i] = f(ElementIndex{first + i}, reinterpret_cast<const A*>(args[I])[i]...);
+      }
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) {
+        *reinterpret_cast<R*>(args[nin] + i * steps[nin]) =
+            f(ElementIndex{first + i}, *reinterpret_cast<const A*>(args[I] + i * steps[I])...);
+      }
+    }
+  }
+  static void loop(char** args, const std::int64_t* dims, const std::int64_t* steps,
+                   std::int64_t first, const void* data) {
+    run(*static_cast<const F*>(data), args, dims[0], steps, first, std::index_sequence_for<A...>{});
+  }
+};
+template <class F, class... O, class... A>
+struct index_loop<F, outs<O...>(A...)> {
+  using In = std::tuple<A...>;
+  using Out = std::tuple<O...>;
+  template <std::size_t... I, std::size_t... J>
+  static void run(const F& f, char** args, std::int64_t n, const std::int64_t* steps,
+                  std::int64_t first, std::index_sequence<I...>, std::index_sequence<J...>) {
+    constexpr std::size_t nin = sizeof...(A);
+    for (std::int64_t i = 0; i < n; ++i) {
+      f(ElementIndex{first + i},
+        *reinterpret_cast<const std::tuple_element_t<I, In>*>(args[I] + i * steps[I])...,
+        *reinterpret_cast<std::tuple_element_t<J, Out>*>(args[nin + J] + i * steps[nin + J])...);
+    }
+  }
+  static void loop(char** args, const std::int64_t* dims, const std::int64_t* steps,
+                   std::int64_t first, const void* data) {
+    run(*static_cast<const F*>(data), args, dims[0], steps, first, std::index_sequence_for<A...>{},
+        std::index_sequence_for<O...>{});
+  }
+};
+
 template <class F>
 const F* instance() {
   static const F f{};  // lives as long as the plugin (loaded RTLD_NODELETE)
@@ -288,9 +339,15 @@ void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits trait
                                  [traits](LoopImpl* impl, auto sig) {
                                    using S = typename decltype(sig)::type;
                                    auto& host = impl[static_cast<int>(Family::host)];
-                                   host.host = detail::loop_of<F, S>::value;
                                    host.data = detail::instance<F>();
-                                   detail::set_methods<F, S>(host, traits.reorderable);
+                                   if constexpr (detail::takes_index<F, S>) {
+                                     // No methods: reduce, accumulate and at refuse such ops.
+                                     host.host_index = &detail::index_loop<F, S>::loop;
+                                     host.takes_index = true;
+                                   } else {
+                                     host.host = detail::loop_of<F, S>::value;
+                                     detail::set_methods<F, S>(host, traits.reorderable);
+                                   }
                                  }));
 }
 

@@ -38,6 +38,9 @@ struct CallOptions {
   std::optional<DType> dtype{};
   std::string signature{};
   Casting casting = Casting::same_kind;
+  // Ufuncs that draw (loom::ElementIndex): the global result's first index, as
+  // loom::CallOptions::index_base; each rank adds its first row's offset.
+  std::int64_t index_base = 0;
 };
 
 // A ufunc or gufunc by name, run on distributed arrays. The Runtime must outlive it.
