@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "loom/runtime.hpp"
@@ -16,6 +17,11 @@ namespace loom::test {
 struct DeviceSetParam {
   std::string set, one;
 };
+
+// gtest prints a failing case's parameter with this (not as the struct's bytes).
+inline void PrintTo(const DeviceSetParam& p, std::ostream* os) {
+  *os << p.set << " against " << p.one;
+}
 
 // multidev's three host devices (every set there runs everywhere), and the GPUs: cuda:all is
 // every GPU; on a one-GPU machine it is a set of one, which is valid and runs, but does not
