@@ -78,7 +78,9 @@ class DeviceCombineOn : public ::testing::TestWithParam<loom::test::DeviceSetPar
   }
   // multidev counts its collective calls since reset(); NCCL's are not counted.
   void expect_calls(int want) const {
-    if (counted()) EXPECT_EQ(collective_calls(), want);
+    if (counted()) {
+      EXPECT_EQ(collective_calls(), want);
+    }
   }
 };
 

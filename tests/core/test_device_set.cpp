@@ -180,7 +180,9 @@ TEST_P(DeviceSetCalls, ReductionsCombinePartialsInDeviceOrder) {
   const Reduce sum = rt().reduce("sum"), max = rt().reduce("max");
   reset_log();
   const Array s = sum(x, {.target = set()});
-  if (loom::test::is_multidev(set())) EXPECT_EQ(logged_rows(), 44);
+  if (loom::test::is_multidev(set())) {
+    EXPECT_EQ(logged_rows(), 44);
+  }
   EXPECT_EQ(s.item<double>(), sum(x, {.target = one()}).item<double>());
   EXPECT_EQ(sum(x, {.target = set(), .axis = 1}).to_vector<double>(),
             sum(x, {.target = one(), .axis = 1}).to_vector<double>());
