@@ -48,6 +48,17 @@ TEST(DeviceSet, TargetsOfASet) {
   EXPECT_EQ(rt().device_targets("cpu"), (std::vector<std::string>{"cpu"}));
 }
 
+// The skip of a set this machine cannot run (cuda:1,0 on one GPU), checked where it can be: on
+// multidev's three devices.
+TEST(DeviceSet, ASetOfDevicesTheMachineLacksSkipsWithTheReason) {
+  EXPECT_EQ(loom::test::set_unavailable(rt(), "multidev:all"), std::nullopt);
+  EXPECT_EQ(loom::test::set_unavailable(rt(), "multidev:2,0"), std::nullopt);
+  EXPECT_EQ(loom::test::set_unavailable(rt(), "multidev:1,3"),
+            "multidev:1,3 needs 4 devices; this machine has 3");
+  EXPECT_EQ(loom::test::set_unavailable(rt(), "nosuch:all"),
+            "no backend for target 'nosuch' on the search path");
+}
+
 TEST(DeviceSet, BadListsAreTargetErrorsNamingTheEntry) {
   auto msg = [](const std::string& t) {
     try {
