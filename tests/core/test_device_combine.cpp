@@ -2,15 +2,20 @@
 // devices") on the test backend "multidev" with plugins/math's reductions (the op's name picks the
 // collective op), whose collectives (as NCCL's for cuda) fold in reverse
 // device order and count their calls: which reductions take them under each Combine, that the
-// results equal the host's fixed-order combine, and the errors when they cannot be used.
+// results equal the host's fixed-order combine, and the errors when they cannot be used. The
+// combines run on cuda:all and cuda:1,0 too (NCCL) where the machine has the GPUs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
+#include "../plugins/multidev/device_sets.hpp"
 #include "../plugins/multidev/multidev_log.hpp"
+#include "loom/collective.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
 
@@ -53,57 +58,91 @@ TEST(DeviceCombine, TheCollectivesAreFoundForTheirBackend) {
   EXPECT_EQ(rt().collectives("cpu"), nullptr);
 }
 
-TEST(DeviceCombine, IntegerSumsCombineOnTheDevicesByDefaultWithTheFixedOrdersBits) {
+// The combines run on every set of loom::test::kDeviceSets: multidev's with its counting
+// collectives, cuda's with NCCL (skipped with the reason where NCCL or the GPUs are missing). The
+// call counts come from multidev's log, so they are checked there only.
+class DeviceCombineOn : public ::testing::TestWithParam<loom::test::DeviceSetParam> {
+ protected:
+  void SetUp() override {
+    if (auto why = loom::test::set_unavailable(rt(), set())) GTEST_SKIP() << *why;
+    const std::string base = set().substr(0, set().find(':'));
+    const Collectives* c = rt().collectives(base);
+    if (!c) GTEST_SKIP() << "no collectives for " << base << " (libloom_nccl.so not built)";
+    if (auto a = c->availability(); !a.ok) GTEST_SKIP() << base << " collectives: " << a.reason;
+  }
+  const std::string& set() const { return GetParam().set; }
+  const std::string& one() const { return GetParam().one; }
+  bool counted() const { return loom::test::is_multidev(set()); }
+  void reset() const {
+    if (counted()) log().reset();
+  }
+  // multidev counts its collective calls since reset(); NCCL's are not counted.
+  void expect_calls(int want) const {
+    if (counted()) {
+      EXPECT_EQ(collective_calls(), want);
+    }
+  }
+};
+
+TEST_P(DeviceCombineOn, IntegerSumsCombineOnTheDevicesByDefaultWithTheFixedOrdersBits) {
   const Array x = ints<std::int64_t>(40, 3, 1000003);
-  const ShardedArray s = rt().to_devices(x, "multidev:all");
+  const ShardedArray s = rt().to_devices(x, set());
   const Reduce sum = rt().reduce("sum");
-  const auto host = sum(x).item<std::int64_t>();
+  const auto host = sum(x, {.target = one()}).item<std::int64_t>();
   reset();
   EXPECT_EQ(sum(s).item<std::int64_t>(), host);
-  EXPECT_EQ(collective_calls(), 1);
+  expect_calls(1);
   reset();
   EXPECT_EQ(sum(s, {.combine = Combine::fixed_order}).item<std::int64_t>(), host);
-  EXPECT_EQ(collective_calls(), 0);
+  expect_calls(0);
+  EXPECT_EQ(sum(s, {.combine = Combine::collective}).item<std::int64_t>(), host);
   // Over axis 0 with keepdims, initial= counted once, and max.
   reset();
   EXPECT_EQ(
       sum(s, {.axis = 0, .keepdims = true, .initial = Initial(5.0)}).to_vector<std::int64_t>(),
-      sum(x, {.axis = 0, .keepdims = true, .initial = Initial(5.0)}).to_vector<std::int64_t>());
+      sum(x, {.target = one(), .axis = 0, .keepdims = true, .initial = Initial(5.0)})
+          .to_vector<std::int64_t>());
   EXPECT_EQ(rt().reduce("max")(s, {.axis = 0}).to_vector<std::int64_t>(),
-            rt().reduce("max")(x, {.axis = 0}).to_vector<std::int64_t>());
-  EXPECT_EQ(collective_calls(), 2);
-  // Two devices of three, listed out of order: device 2's partial is the root.
-  const ShardedArray two = rt().to_devices(x, "multidev:2,0");
-  EXPECT_EQ(sum(two, {.combine = Combine::collective}).item<std::int64_t>(), host);
+            rt().reduce("max")(x, {.target = one(), .axis = 0}).to_vector<std::int64_t>());
+  expect_calls(2);
 }
 
-TEST(DeviceCombine, BoolsCombineAsBytesAnyIsMax) {
+TEST_P(DeviceCombineOn, BoolsCombineAsBytesAnyIsMax) {
   std::vector<bool> v(20, false);
   v[17] = true;  // on the last device only
   const Array b = from_vector(v, {20});
-  const ShardedArray s = rt().to_devices(b, "multidev:all");
+  const ShardedArray s = rt().to_devices(b, set());
   reset();
   EXPECT_TRUE(rt().reduce("any")(s).item<bool>());
-  EXPECT_FALSE(rt().reduce("any")(rt().to_devices(from_vector(std::vector<bool>(20, false), {20}),
-                                                  "multidev:all"))
-                   .item<bool>());
-  EXPECT_EQ(collective_calls(), 2);
+  EXPECT_FALSE(
+      rt().reduce("any")(rt().to_devices(from_vector(std::vector<bool>(20, false), {20}), set()))
+          .item<bool>());
+  expect_calls(2);
 }
 
-TEST(DeviceCombine, FloatSumsKeepTheFixedOrderUnlessAskedForTheCollective) {
+TEST_P(DeviceCombineOn, FloatSumsKeepTheFixedOrderUnlessAskedForTheCollective) {
   std::vector<double> v(300);
   for (int i = 0; i < 300; ++i) v[i] = 1.0 / (i + 1) + (i % 7) * 1e10;
   const Array x = from_vector(v, {300});
-  const ShardedArray s = rt().to_devices(x, "multidev:all");
+  const ShardedArray s = rt().to_devices(x, set());
   const Reduce sum = rt().reduce("sum");
   reset();
   const double fixed = sum(s).item<double>();
-  EXPECT_EQ(collective_calls(), 0);
+  expect_calls(0);
   EXPECT_EQ(fixed, sum(s, {.combine = Combine::fixed_order}).item<double>());
+  // The device-set call on the host array has the same partials and order.
+  EXPECT_EQ(fixed, sum(x, {.target = set()}).item<double>());
   const double coll = sum(s, {.combine = Combine::collective}).item<double>();
-  EXPECT_EQ(collective_calls(), 1);
+  expect_calls(1);
   EXPECT_NEAR(coll, fixed, 1e-15 * std::abs(fixed) * 4);
+  // One device adds in another order. Every term is positive, so any order is within
+  // (n - 1) half-ulps of the sum: n * eps * sum bounds the difference of two orders.
+  EXPECT_NEAR(sum(x, {.target = one()}).item<double>(), fixed,
+              300 * std::numeric_limits<double>::epsilon() * fixed);
 }
+
+INSTANTIATE_TEST_SUITE_P(Sets, DeviceCombineOn, ::testing::ValuesIn(loom::test::kDeviceSets),
+                         loom::test::device_set_name);
 
 TEST(DeviceCombine, AskingForTheCollectiveWhereItCannotRunIsAnErrorThatSaysWhy) {
   const ShardedArray i16 = rt().to_devices(ints<std::int16_t>(9, 2, 1), "multidev:all");

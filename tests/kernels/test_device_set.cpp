@@ -1,11 +1,12 @@
 // Kernels on a device set (docs/multi-gpu.md, "Kernels"): the grid split along its slowest axis
 // of more than one block, each device running its part against its own copies of the arguments,
 // the elements each device changed written back. On the test backend "multidev" (three host
-// devices) and on cuda:all where there is a GPU: every result must equal one device's, the
-// kernel must see the whole grid, and what cannot be merged must be an error that changes
-// nothing.
+// devices), on cuda:all where there is a GPU and on cuda:1,0 where there are two: every result
+// must equal one device's, the kernel must see the whole grid, and what cannot be merged must be
+// an error that changes nothing.
 #include <cstdlib>
 
+#include "../plugins/multidev/device_sets.hpp"
 #include "../plugins/multidev/multidev_log.hpp"
 #include "helpers.hpp"
 #include "loom/backend.hpp"
@@ -30,11 +31,9 @@ struct Set {
 };
 class KernelOnSet : public ::testing::TestWithParam<Set> {
  protected:
+  // Skips where the backend is unavailable or the set lists a device the machine lacks.
   void SetUp() override {
-    const std::string base = GetParam().set.substr(0, GetParam().set.find(':'));
-    for (const auto& t : set_rt().targets()) {
-      if (t.target == base && !t.available) GTEST_SKIP() << base << " unavailable: " << t.reason;
-    }
+    if (auto why = loom::test::set_unavailable(set_rt(), set())) GTEST_SKIP() << *why;
   }
   const std::string& set() const { return GetParam().set; }
   const std::string& one() const { return GetParam().one; }
@@ -205,7 +204,10 @@ TEST_P(KernelOnSet, AStreamIsRefused) {
 INSTANTIATE_TEST_SUITE_P(Sets, KernelOnSet,
                          ::testing::Values(Set{"multidev:all", "multidev:0"},
                                            Set{"multidev:2,0", "multidev:1"},
-                                           Set{"cuda:all", "cuda:0"}),
+                                           // One GPU: a set of one, no merge.
+                                           Set{"cuda:all", "cuda:0"},
+                                           // Two GPUs or more, out of order.
+                                           Set{"cuda:1,0", "cuda:0"}),
                          [](const auto& i) {
                            std::string s = i.param.set;
                            for (char& c : s) c = (c == ':' || c == ',') ? '_' : c;
