@@ -285,6 +285,44 @@ TEST_P(Methods, WhereWithInitialCountsTheInitialOnce) {
             (V{100 + 1 + 3, 100 + 4 + 6}));
 }
 
+// NumPy folds only the selected elements into initial=: a masked-out element is not the
+// identity combined with it. gcd(-1, 0) = 1 and hypot(-3, 0) = 3 would show if it were, and
+// -0.0 + 0.0 = +0.0 loses the sign of initial=-0.0 (np.gcd.reduce([5], initial=-1,
+// where=[False]) is -1, np.hypot.reduce([5.], initial=-3, where=[False]) is -3.0).
+TEST_P(Methods, WhereKeepsInitialOfMaskedOutRowsExactly) {
+  const Array none = array<bool>({false});
+  EXPECT_EQ(op("gcd")
+                .reduce(from_vector(I64{5}), {.target = target(), .initial = -1, .where = none})
+                .item<std::int64_t>(),
+            -1);
+  EXPECT_EQ(op("hypot")
+                .reduce(from_vector(V{5}), {.target = target(), .initial = -3, .where = none})
+                .item<double>(),
+            -3.0);
+  for (const char* name : {"hypot", "add"}) {
+    const double got =
+        op(name)
+            .reduce(from_vector(V{5}), {.target = target(), .initial = -0.0, .where = none})
+            .item<double>();
+    EXPECT_TRUE(got == 0 && std::signbit(got)) << name << " gave " << got;
+  }
+  // Rows with selected elements: gcd(gcd(-4, 6), 9) = 1 and gcd(-4, 8) = 4; a fully masked row
+  // keeps -4; -0.0 + -0.0 stays -0.0 when the other element is masked out.
+  const Array x = from_vector(I64{6, 5, 9, 8, 7, 7, 1, 2, 3}, {3, 3});
+  const Array m =
+      array<bool>({true, false, true, true, false, false, false, false, false}).reshape({3, 3});
+  EXPECT_EQ(op("gcd")
+                .reduce(x, {.target = target(), .axis = 1, .initial = -4, .where = m})
+                .to_vector<std::int64_t>(),
+            (I64{1, 4, -4}));
+  const double z =
+      op("add")
+          .reduce(from_vector(V{-0.0, 5}),
+                  {.target = target(), .initial = -0.0, .where = array<bool>({true, false})})
+          .item<double>();
+  EXPECT_TRUE(z == 0 && std::signbit(z)) << z;
+}
+
 // docs/decisions.md: where= on a ufunc call without out= gives zeros where the mask is false
 // (NumPy leaves them uninitialised); with out= those elements keep out's values.
 TEST_P(Methods, WhereOnCallsWithoutOutGivesZeros) {
