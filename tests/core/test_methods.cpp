@@ -285,6 +285,25 @@ TEST_P(Methods, WhereWithInitialCountsTheInitialOnce) {
             (V{100 + 1 + 3, 100 + 4 + 6}));
 }
 
+// NumPy's true divide of integers and bools is float64 (1/3 to double precision), not float16
+// or float32; so are its reduce and accumulate. float16 inputs stay float16.
+TEST_P(Methods, TrueDivideOfIntegersIsFloat64) {
+  for (DType t : {DType::bool_, DType::int8, DType::uint8, DType::int16, DType::uint16}) {
+    const Array one = full({2}, 1.0).astype(t),
+                three = full({2}, t == DType::bool_ ? 1.0 : 3.0).astype(t);
+    const Array q = op("divide")(one, three, {.target = target()});
+    EXPECT_EQ(q.dtype(), DType::float64) << name(t);
+    EXPECT_EQ(q.to_vector<double>()[0], t == DType::bool_ ? 1.0 : 1.0 / 3.0) << name(t);
+  }
+  EXPECT_EQ(op("true_divide")(array<std::int8_t>({1}), 3, {.target = target()}).item<double>(),
+            1.0 / 3.0);
+  const Array i8 = array<std::int8_t>({1, 3});
+  EXPECT_EQ(op("divide").reduce(i8, {.target = target()}).item<double>(), 1.0 / 3.0);
+  EXPECT_EQ(op("divide").accumulate(i8, {.target = target()}).dtype(), DType::float64);
+  EXPECT_EQ(op("divide")(full({1}, 1.0).astype(DType::float16), i8, {.target = target()}).dtype(),
+            DType::float16);
+}
+
 // NumPy folds only the selected elements into initial=: a masked-out element is not the
 // identity combined with it. gcd(-1, 0) = 1 and hypot(-3, 0) = 3 would show if it were, and
 // -0.0 + 0.0 = +0.0 loses the sign of initial=-0.0 (np.gcd.reduce([5], initial=-1,
