@@ -108,7 +108,11 @@ Array Runtime::pinned_empty(Shape shape, DType dtype, const std::string& target)
 }
 
 Array Runtime::to_device(const Array& a, const std::string& target, const Stream& s) const {
-  if (resolve_target(target).first->family() == Family::host) return to_host(a, s);
+  if (resolve_target(target).first->family() == Family::host) {
+    // A copy, as cuda makes (and Numba's simulator): writes through it must not reach `a` on one
+    // target and not on another.
+    return a.device().is_host() ? a.copy() : to_host(a, s);
+  }
   auto [b, dev] = device_target(*this, target);
   const Device want = device_of(b, dev);
   if (a.device() == want) return a;
