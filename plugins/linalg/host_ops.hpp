@@ -198,8 +198,8 @@ struct Eigvalsh {
   }
 };
 
-// "(m,n)->(m,k),(k,n)": the reduced QR (np.linalg.qr, mode='reduced'), k = min(m, n) given by the
-// outputs (loom/linalg.hpp's qr allocates them); Householder, as LAPACK's geqrf.
+// "(m,n)->(m,k=min(m,n)),(k,n)": the reduced QR (np.linalg.qr, mode='reduced'); the call sizes k
+// and refuses another (the NaN below is a guard); Householder, as LAPACK's geqrf.
 struct Qr {
   template <class T>
   void operator()(View<const T, 2> a, View<T, 2> q, View<T, 2> r) const {
@@ -220,8 +220,8 @@ struct Qr {
 template <class T>
 void svdvals_one(View<const T, 2> a, View<real_t<T>, 1> s);
 
-// "(m,n)->(k)": singular values, descending (np.linalg.svd(compute_uv=False)), k = min(m, n)
-// given by the output.
+// "(m,n)->(k=min(m,n))": singular values, descending (np.linalg.svd(compute_uv=False)); NaN for a
+// matrix holding NaN or Inf (svdvals.hpp).
 struct Svdvals {
   template <class T>
   void operator()(View<const T, 2> a, View<real_t<T>, 1> s) const {

@@ -2,7 +2,7 @@
 // matrix after another on the call's stream: qr by geqrf (Householder, as the host's Eigen
 // HouseholderQR and LAPACK) then orgqr / ungqr for the reduced Q; svdvals by gesvd (bidiagonal QR
 // iteration; it takes m >= n, so a wide matrix goes as its transpose, which has the same singular
-// values). k = min(m, n) comes from the outputs; an out= of another size gets NaN, as the host.
+// values). The call sizes k = min(m, n) (the layout's rule); the NaN for another k is a guard.
 #include <algorithm>
 
 #include "batch.cuh"
@@ -32,7 +32,7 @@ namespace {
 using batch::Operand;
 using dev::real_t;
 
-// "(m,n)->(m,k),(k,n)": dims m, n, k; core steps a: 0, 1; q: 2, 3; r: 4, 5.
+// "(m,n)->(m,k=min(m,n)),(k,n)": dims m, n, k; core steps a: 0, 1; q: 2, 3; r: 4, 5.
 template <class T>
 void qr_loop(const GufuncCall& c, const void*) {
   const std::int64_t m = c.core_dims[0], n = c.core_dims[1], k = c.core_dims[2];
@@ -73,7 +73,7 @@ void qr_loop(const GufuncCall& c, const void*) {
   batch::scatter_from(a.p, q, count, nullptr, s, batch::Part::all, {m, m * n});
 }
 
-// "(m,n)->(k)": dims m, n, k; core steps a: 0, 1; s: 2.
+// "(m,n)->(k=min(m,n))": dims m, n, k; core steps a: 0, 1; s: 2.
 template <class T>
 void svdvals_loop(const GufuncCall& c, const void*) {
   using R = real_t<T>;
@@ -125,11 +125,11 @@ void register_qr_svd_cuda(Registrar& reg) {
   using namespace cuda_types;
   batch::add_toolkit_op<shapes::QrArgs, QrL, outs<f32, f32>(f32), outs<f64, f64>(f64),
                         outs<c64, c64>(c64), outs<c128, c128>(c128)>(
-      reg, "qr", "(m,n)->(m,k),(k,n)",
-      "reduced QR, k = min(m, n) from out=", "cusolverDn<t>geqrf + orgqr per matrix");
+      reg, "qr", "(m,n)->(m,k=min(m,n)),(k,n)", "reduced QR, k = min(m, n)",
+      "cusolverDn<t>geqrf + orgqr per matrix");
   batch::add_toolkit_op<shapes::SvdvalsArgs, SvdvalsL, f32(f32), f64(f64), f32(c64), f64(c128)>(
-      reg, "svdvals", "(m,n)->(k)",
-      "singular values, k = min(m, n) from out=", "cusolverDn<t>gesvd per matrix");
+      reg, "svdvals", "(m,n)->(k=min(m,n))", "singular values, k = min(m, n)",
+      "cusolverDn<t>gesvd per matrix");
 }
 
 }  // namespace loom::linalg

@@ -201,6 +201,40 @@ TEST_P(Linalg, QrAndSvdvalsWithOutputsOfMinMN) {
   }
 }
 
+// qr and svdvals' k is min(m, n) (layout "k=min(m,n)"): without out= the call sizes it; an out= of
+// another k is a ShapeError naming the shape it needs (it used to get NaN silently), and the
+// out= is left as it was.
+TEST_P(Linalg, QrAndSvdvalsKIsMinMNAndAWrongOutIsRefused) {
+  std::mt19937 g(12);
+  const Array a = matrices(g, 3, 5, 3, dt(), 1);
+  const Array s = call("svdvals", {a})[0];
+  EXPECT_EQ(s.shape(), (Shape{3, 3}));
+  Array s_out = loom::empty({3, 3}, real_of(dt()));
+  call("svdvals", {a}, {s_out});
+  EXPECT_EQ(vals(s_out), vals(s));
+  const auto qr = call("qr", {a});
+  EXPECT_EQ(qr[0].shape(), (Shape{3, 5, 3}));
+  EXPECT_EQ(qr[1].shape(), (Shape{3, 3, 3}));
+  Array wrong = loom::full({3, 2}, 7.0).astype(real_of(dt()));
+  try {
+    call("svdvals", {a}, {wrong});
+    ADD_FAILURE() << "an out= with k = 2 for min(5, 3) = 3 was accepted";
+  } catch (const loom::ShapeError& e) {
+    EXPECT_NE(std::string(e.what()).find("k = min(m=5, n=3)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("out= 0 needs shape (3, 3)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(vals(wrong), std::vector<C>(6, C(7)));
+  Array q = loom::empty({3, 5, 2}, dt()), r = loom::empty({3, 2, 3}, dt());
+  try {
+    call("qr", {a}, {q, r});
+    ADD_FAILURE() << "qr outputs with k = 2 for min(5, 3) = 3 were accepted";
+  } catch (const loom::ShapeError& e) {
+    EXPECT_NE(std::string(e.what()).find("out= 0 needs shape (3, 5, 3)"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_P(Linalg, NormVecdotCross) {
   std::mt19937 g(9);
   const Array x = matrices(g, 4, 1, 3, dt(), 0).reshape({4, 3});
