@@ -152,6 +152,7 @@ Array Runtime::to_host(const Array& a, const Stream& s) const {
 
 void Runtime::copy_to(const Array& src, const Array& dst, const Stream& s) const {
   require_writeable(dst, "copy_to", "the destination");
+  require_no_self_overlap(dst, "copy_to", "the destination");
   const Device sd = src.device(), dd = dst.device();
   if (sd.is_host() && dd.is_host()) return copy_cast(src, dst);
   const Shape both[] = {src.shape(), dst.shape()};

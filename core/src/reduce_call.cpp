@@ -223,7 +223,10 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
     return device_set_reduce(rt, op, x, so, default_all);
   }
   const std::string who = "reduction '" + op.name + "'";
-  if (o.out) require_writeable(*o.out, who, "out=");
+  if (o.out) {
+    require_writeable(*o.out, who, "out=");
+    require_no_self_overlap(*o.out, who, "out=");
+  }
   SmallVec<const Array*, 4> all{&x};
   std::vector<std::string> labels{"the input"};
   if (o.out) all.push_back(&*o.out), labels.emplace_back("out=");

@@ -386,8 +386,10 @@ static SmallVec<Array, 4> general_call(const Runtime& rt, const OpDesc& op,
   }
   check_counts(op, inputs, o);
   for (std::size_t k = 0; k < o.out.size(); ++k) {
-    if (o.out[k].writeable()) continue;
-    require_writeable(o.out[k], who(op), "out= array " + std::to_string(k));
+    if (!o.out[k].writeable()) {
+      require_writeable(o.out[k], who(op), "out= array " + std::to_string(k));
+    }
+    require_no_self_overlap(o.out[k], who(op), "out= array " + std::to_string(k));
   }
   SmallVec<const Array*, 8> all;
   SmallVec<std::string, 8> labels;
