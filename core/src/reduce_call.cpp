@@ -97,7 +97,7 @@ bool identity_keeps_start(const Target& t, const LoopImpl& impl, DType dt, const
                           const Array& identity, bool ordered) {
   Array into = t.on_device() ? t.rt->empty({1}, dt, t.device_name(), t.stream) : empty({1}, dt);
   t.copy(start, into);
-  const Array part = t.to_device(identity.reshape({1}));
+  const Array part = t.on_device() ? t.to_device(identity.reshape({1})) : identity.reshape({1});
   const Array ops[] = {Array(into.buffer(), dt, {1}, {0}, into.offset()), part};
   ReduceCall call{StridedIter::make(ops, part.shape()), &impl, dt, t.stream.native()};
   call.ordered = ordered;
