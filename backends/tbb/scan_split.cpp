@@ -57,8 +57,10 @@ void blocked_scan(const ScanCall& c, const Executor& ex, std::int64_t lines, con
   };
   // Rounds of `per` blocks of every line, one after the other: pass 1 of a round, its carries,
   // pass 2 of the round, so that pass 2 finds the round's input still in cache (reading it from
-  // memory once rather than twice). Rounds change when things run, not what is computed.
-  const std::int64_t block_bytes = blocks.size * std::abs(c.x_step) * lines;
+  // memory once rather than twice). Rounds change when things run, not what is computed. A
+  // stride-0 input (a broadcast view) reads one element: its bytes count as one, never zero.
+  const std::int64_t block_bytes =
+      std::max<std::int64_t>(blocks.size * std::abs(c.x_step) * lines, 1);
   const std::int64_t per = std::max(ceil_div(ex.threads(), lines),
                                     std::max<std::int64_t>(kScanRoundBytes / block_bytes, 1));
   for (std::int64_t b0 = 0; b0 < nb; b0 += per) {

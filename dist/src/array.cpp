@@ -1,6 +1,8 @@
 // DistArray and its collective constructors: scatter, gather, allgather, from_local, zeros.
 #include "loom/dist/array.hpp"
 
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -57,6 +59,19 @@ std::string describe(DType dtype, const Shape& shape) {
   return std::string(name(dtype)) + " " + shape_str(shape);
 }
 std::string describe(const DistArray& a) { return describe(a.dtype(), a.shape()); }
+
+std::string describe_values(const Runtime& rt, const loom::Array& a) {
+  loom::Array h = rt.to_host(a);
+  if (!h.is_c_contiguous()) h = h.copy();
+  if (h.size() == 1) return " = " + loom::format(h);
+  std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
+  const auto* p = reinterpret_cast<const unsigned char*>(h.data());
+  const std::size_t n = static_cast<std::size_t>(h.size()) * h.itemsize();
+  for (std::size_t i = 0; i < n; ++i) hash = (hash ^ p[i]) * 1099511628211ull;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, " bytes #%016llx", static_cast<unsigned long long>(hash));
+  return buf;
+}
 
 std::string resolve(const Runtime& rt, const std::string& target) {
   const std::string t = target.empty() ? rt.default_target() : target;

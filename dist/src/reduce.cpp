@@ -92,8 +92,8 @@ std::string axes_str(const std::vector<int>& axes) {
   return s + (axes.size() == 1 ? ",)" : ")");
 }
 
-std::string describe_call(const std::string& op, const DistArray& a, const Plan& p,
-                          const ReduceOptions& o) {
+std::string describe_call(const Runtime& rt, const std::string& op, const DistArray& a,
+                          const Plan& p, const ReduceOptions& o) {
   std::string s = op + " of " + detail::describe(a) + " over axes " + axes_str(p.axes);
   s += o.keepdims ? " keepdims" : "";
   s += p.order == Order::blocks ? " in blocks" : " in rank order";
@@ -101,7 +101,10 @@ std::string describe_call(const std::string& op, const DistArray& a, const Plan&
   s += o.combine == Combine::automatic     ? ""
        : o.combine == Combine::fixed_order ? " combine fixed_order"
                                            : " combine collective";
-  s += o.initial.is_none() ? " initial None" : o.initial.given() ? " initial given" : "";
+  // initial= is each rank's own value: compared, as it joins the one result every rank gets.
+  s += o.initial.is_none() ? " initial None"
+       : o.initial.given() ? " initial" + detail::describe_values(rt, o.initial.value())
+                           : "";
   return s;
 }
 
@@ -180,7 +183,7 @@ loom::Array Reduce::operator()(const DistArray& a, const ReduceOptions& o) const
                            "strictly left to right over every row, which ranks holding different "
                            "rows cannot split; gather() the array and reduce it on one rank");
         }
-        return describe_call(name_, a, p, o);
+        return describe_call(*rt_, name_, a, p, o);
       },
       "make the same reduction on every rank of arrays with the same global shape");
 
@@ -322,7 +325,7 @@ DistArray Reduce::local(const DistArray& a, const ReduceOptions& o) const {
                            "0, whose reduction combines every rank's rows; call the Reduce "
                            "itself (operator()) for it");
         }
-        return describe_call(name_, a, p, o);
+        return describe_call(*rt_, name_, a, p, o);
       },
       "make the same reduction on every rank of arrays with the same global shape");
   loom::Array r;

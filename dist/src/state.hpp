@@ -27,6 +27,11 @@ DistArray make(const Comm& comm, Shape global, DType dtype, std::string target, 
 std::string describe(const DistArray& a);
 std::string describe(DType dtype, const Shape& shape);
 
+// What a replicated operand holds, for the ranks to compare before a call (each rank passes its
+// own copy, and a copy that differs would silently give each rank its own answer): " = 10.0" for
+// one element, else " bytes #<hash>" (FNV-1a of its C-order bytes). A device array is read back.
+std::string describe_values(const Runtime& rt, const loom::Array& a);
+
 // The runtime's default for "", else `target`, checked (TargetError when unknown or unavailable).
 std::string resolve(const Runtime& rt, const std::string& target);
 

@@ -28,13 +28,18 @@ int core_dims(const OpDesc& d, int i) {
   return d.layout ? d.layout->core_num_dims[static_cast<std::size_t>(i)] : 0;
 }
 
-std::string list_str(const std::vector<Operand>& in) {
+// The operands as the ranks compare them: with `rt`, replicated ones with what they hold, so that a
+// scalar that differs between ranks is a disagreement rather than each rank's own answer.
+std::string list_str(const std::vector<Operand>& in, const Runtime* rt = nullptr) {
   std::string s;
   for (const auto& op : in) {
     if (!s.empty()) s += ", ";
-    s += op.distributed()
-             ? "distributed " + detail::describe(op.dist())
-             : "replicated " + detail::describe(op.replicated().dtype(), op.replicated().shape());
+    if (op.distributed()) {
+      s += "distributed " + detail::describe(op.dist());
+      continue;
+    }
+    s += "replicated " + detail::describe(op.replicated().dtype(), op.replicated().shape());
+    if (rt && op.replicated().valid()) s += detail::describe_values(*rt, op.replicated());
   }
   return s;
 }
@@ -134,7 +139,7 @@ std::vector<DistArray> Ufunc::call(const std::vector<Operand>& inputs, const Cal
                                     "; give an out= distributed as the inputs");
           }
         }
-        std::string s = d.name + "(" + list_str(inputs) + ")";
+        std::string s = d.name + "(" + list_str(inputs, rt_) + ")";
         for (const auto& a : o.out) s += " out " + detail::describe(a);
         if (o.where) s += " where " + detail::describe(*o.where);
         if (o.dtype) s += " dtype " + std::string(name(*o.dtype));
@@ -144,7 +149,8 @@ std::vector<DistArray> Ufunc::call(const std::vector<Operand>& inputs, const Cal
         return s;
       },
       "make the same call on every rank, with operands distributed over one communicator with the "
-      "same global shapes (scatter or from_local them alike)");
+      "same global shapes (scatter or from_local them alike) and replicated operands equal on "
+      "every rank");
 
   std::vector<loom::Array> results;
   detail::agree(comm, what, [&] {

@@ -1,5 +1,5 @@
 // README.md's "Arrays": typed access, printing, fill, and one program for every target (host
-// targets give to_device / to_host the array itself). Run: loom_example_arrays [target].
+// targets: to_device copies as cuda does, to_host gives a host array). Run: loom_example_arrays [target].
 #include <iostream>
 #include <loom/loom.hpp>
 #include <string>
@@ -7,7 +7,7 @@
 
 // Written once; runs on "cpu", "parallel" and "cuda" alike.
 loom::Array twice_plus(loom::Runtime& rt, const loom::Array& x, const std::string& target) {
-  auto dx = rt.to_device(x, target);  // on cpu / parallel: x itself, no copy
+  auto dx = rt.to_device(x, target);  // on cpu / parallel: a host copy, as on cuda
   auto dy = rt.ufunc("multiply")(dx, 2.0, {.target = target});
   return rt.to_host(rt.ufunc("add")(dx, dy, {.target = target}));
 }

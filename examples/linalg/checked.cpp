@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 4; ++j) a.at<double>(i, j, 0, 0) = a.at<double>(i, j, 1, 1) = 2;
   }
-  // Host arrays or device arrays alike; on cpu and parallel to_device gives `a` itself.
+  // Host arrays or device arrays alike; on cpu and parallel to_device gives a copy of `a`.
   loom::Array ainv = loom::linalg::inv(rt, rt.to_device(a, target), {.target = target});
   std::cout << rt.to_host(ainv).at<double>(2, 3, 1, 1) << "\n";  // 0.5
 

@@ -34,6 +34,15 @@ bool singular(const Eigen::PartialPivLU<Mat<T>>& lu) {
   return false;
 }
 
+// No NaN or Inf among a's elements (read in place: no copy for the small closed-form sizes).
+template <class T>
+bool all_finite(const View<const T, 2>& a) {
+  for (std::int64_t i = 0; i < a.shape[0]; ++i)
+    for (std::int64_t j = 0; j < a.shape[1]; ++j)
+      if (!Eigen::numext::isfinite(a(i, j))) return false;
+  return true;
+}
+
 // Closed forms for n <= 4 (Eigen's fixed-size inverse and determinant: cofactors, no pivoting),
 // the sizes where a batch of small matrices spends its time; larger n goes through the LU.
 template <int N, class T, class F>
@@ -114,7 +123,9 @@ struct Slogdet {
   }
 };
 
-// "(n,n)->(n,n)": the inverse; NaN where the matrix is singular.
+// "(n,n)->(n,n)": the inverse; NaN where the matrix is singular. A matrix holding Inf or NaN goes
+// through the LU, as LAPACK's getrf/getri that NumPy calls: the cofactor closed forms divide by
+// an infinite determinant (inv([[inf, 1], [1, 1]]) is [[0, -0], [0, 1]] by LU, NaN by cofactors).
 struct Inv {
   template <class T>
   void operator()(View<const T, 2> a, View<T, 2> out) const {
@@ -126,8 +137,9 @@ struct Inv {
       if (ok) store(out, r);
     };
     if (a.shape[0] == 0) return;
-    if (!(detail::fixed<1>(a, inv) || detail::fixed<2>(a, inv) || detail::fixed<3>(a, inv) ||
-          detail::fixed<4>(a, inv))) {
+    const bool finite = a.shape[0] > 4 || detail::all_finite(a);
+    if (!finite || !(detail::fixed<1>(a, inv) || detail::fixed<2>(a, inv) ||
+                     detail::fixed<3>(a, inv) || detail::fixed<4>(a, inv))) {
       const Eigen::PartialPivLU<Mat<T>> lu(dense(a));
       ok = !detail::singular(lu);
       if (ok) store(out, lu.inverse());
@@ -198,8 +210,8 @@ struct Eigvalsh {
   }
 };
 
-// "(m,n)->(m,k),(k,n)": the reduced QR (np.linalg.qr, mode='reduced'), k = min(m, n) given by the
-// outputs (loom/linalg.hpp's qr allocates them); Householder, as LAPACK's geqrf.
+// "(m,n)->(m,k=min(m,n)),(k,n)": the reduced QR (np.linalg.qr, mode='reduced'); the call sizes k
+// and refuses another (the NaN below is a guard); Householder, as LAPACK's geqrf.
 struct Qr {
   template <class T>
   void operator()(View<const T, 2> a, View<T, 2> q, View<T, 2> r) const {
@@ -220,8 +232,8 @@ struct Qr {
 template <class T>
 void svdvals_one(View<const T, 2> a, View<real_t<T>, 1> s);
 
-// "(m,n)->(k)": singular values, descending (np.linalg.svd(compute_uv=False)), k = min(m, n)
-// given by the output.
+// "(m,n)->(k=min(m,n))": singular values, descending (np.linalg.svd(compute_uv=False)); NaN for a
+// matrix holding NaN or Inf (svdvals.hpp).
 struct Svdvals {
   template <class T>
   void operator()(View<const T, 2> a, View<real_t<T>, 1> s) const {

@@ -2,7 +2,7 @@
 // matrix after another on the call's stream: qr by geqrf (Householder, as the host's Eigen
 // HouseholderQR and LAPACK) then orgqr / ungqr for the reduced Q; svdvals by gesvd (bidiagonal QR
 // iteration; it takes m >= n, so a wide matrix goes as its transpose, which has the same singular
-// values). k = min(m, n) comes from the outputs; an out= of another size gets NaN, as the host.
+// values). The call sizes k = min(m, n) (the layout's rule); the NaN for another k is a guard.
 #include <algorithm>
 
 #include "batch.cuh"
@@ -32,7 +32,36 @@ namespace {
 using batch::Operand;
 using dev::real_t;
 
-// "(m,n)->(m,k),(k,n)": dims m, n, k; core steps a: 0, 1; q: 2, 3; r: 4, 5.
+template <class T>
+__device__ bool finite_value(T x) {
+  if constexpr (dev::is_complex<T>) {
+    return isfinite(x.real()) && isfinite(x.imag());
+  } else {
+    return isfinite(x);
+  }
+}
+
+// bad[b] = whether matrix b (packed, `per` elements) holds NaN or Inf: one block a matrix.
+template <class T>
+__global__ void mark_nonfinite(const T* a, std::int64_t per, int* bad) {
+  __shared__ int any;
+  if (threadIdx.x == 0) any = 0;
+  __syncthreads();
+  const T* m = a + std::int64_t{blockIdx.x} * per;
+  for (std::int64_t i = threadIdx.x; i < per; i += blockDim.x) {
+    if (!finite_value(m[i])) any = 1;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) bad[blockIdx.x] = any;
+}
+
+// info[b] |= bad[b]: a non-finite matrix counts as not converged.
+__global__ void or_into(int* info, const int* bad, std::int64_t count) {
+  const std::int64_t b = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  if (b < count && bad[b]) info[b] = 1;
+}
+
+// "(m,n)->(m,k=min(m,n)),(k,n)": dims m, n, k; core steps a: 0, 1; q: 2, 3; r: 4, 5.
 template <class T>
 void qr_loop(const GufuncCall& c, const void*) {
   const std::int64_t m = c.core_dims[0], n = c.core_dims[1], k = c.core_dims[2];
@@ -73,7 +102,7 @@ void qr_loop(const GufuncCall& c, const void*) {
   batch::scatter_from(a.p, q, count, nullptr, s, batch::Part::all, {m, m * n});
 }
 
-// "(m,n)->(k)": dims m, n, k; core steps a: 0, 1; s: 2.
+// "(m,n)->(k=min(m,n))": dims m, n, k; core steps a: 0, 1; s: 2.
 template <class T>
 void svdvals_loop(const GufuncCall& c, const void*) {
   using R = real_t<T>;
@@ -95,6 +124,11 @@ void svdvals_loop(const GufuncCall& c, const void*) {
   batch::gather_into(
       wide ? batch::operand(c, 0, n, m, st[1], st[0]) : batch::operand(c, 0, m, n, st[0], st[1]),
       a.p, count, s);
+  // NaN or Inf in a matrix: no singular values (NumPy: "SVD did not converge"), whatever gesvd
+  // leaves; marked before gesvd overwrites the copy.
+  tk::Scratch<int> bad(count, s);
+  mark_nonfinite<T><<<static_cast<unsigned>(count), 256, 0, s>>>(a.p, rows * cols, bad.p);
+  def::cu::check_launch("linalg svdvals: finding non-finite matrices");
   const cusolverDnHandle_t h = tk::solver(s);
   int lwork = 0;
   tk::check(tk::gesvd_size(a.p, h, ri, ci, &lwork), "cusolverDn<t>gesvd_bufferSize");
@@ -106,7 +140,9 @@ void svdvals_loop(const GufuncCall& c, const void*) {
                         1, tk::lib(work.p), lwork, rwork.p, info.p + b),
               "cusolverDn<t>gesvd");
   }
-  // info > 0: the iteration did not converge: NaN, as eigh's.
+  or_into<<<static_cast<unsigned>((count + 255) / 256), 256, 0, s>>>(info.p, bad.p, count);
+  def::cu::check_launch("linalg svdvals: marking non-finite matrices");
+  // info > 0: the iteration did not converge (or the matrix was not finite): NaN, as eigh's.
   batch::scatter_from(out.p, sv, count, info.p, s);
 }
 
@@ -125,11 +161,11 @@ void register_qr_svd_cuda(Registrar& reg) {
   using namespace cuda_types;
   batch::add_toolkit_op<shapes::QrArgs, QrL, outs<f32, f32>(f32), outs<f64, f64>(f64),
                         outs<c64, c64>(c64), outs<c128, c128>(c128)>(
-      reg, "qr", "(m,n)->(m,k),(k,n)",
-      "reduced QR, k = min(m, n) from out=", "cusolverDn<t>geqrf + orgqr per matrix");
+      reg, "qr", "(m,n)->(m,k=min(m,n)),(k,n)", "reduced QR, k = min(m, n)",
+      "cusolverDn<t>geqrf + orgqr per matrix");
   batch::add_toolkit_op<shapes::SvdvalsArgs, SvdvalsL, f32(f32), f64(f64), f32(c64), f64(c128)>(
-      reg, "svdvals", "(m,n)->(k)",
-      "singular values, k = min(m, n) from out=", "cusolverDn<t>gesvd per matrix");
+      reg, "svdvals", "(m,n)->(k=min(m,n))", "singular values, k = min(m, n)",
+      "cusolverDn<t>gesvd per matrix");
 }
 
 }  // namespace loom::linalg

@@ -1,6 +1,6 @@
 // Device arrays on every target: to_device / to_host / empty / zeros on host targets give host
-// arrays without copies, so one program runs on whatever target it is given; transfer counters
-// and the transfer guard on host targets.
+// arrays (to_device a copy, as on cuda), so one program runs on whatever target it is given;
+// transfer counters and the transfer guard on host targets.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -36,13 +36,22 @@ std::vector<double> program(const std::string& target) {
   return r.to_host(z).to_vector<double>();
 }
 
-TEST(AnyTargetArrays, ToDeviceOnAHostTargetIsTheArrayItself) {
+// to_device copies on every target, as cuda does (and Numba's simulator): a write through the
+// "device" array must not reach the caller's array on cpu and parallel only. A strided or
+// broadcast (read-only) array gives a contiguous, writable copy, as cuda's.
+TEST(AnyTargetArrays, ToDeviceOnAHostTargetIsACopy) {
   for (const auto& t : host_targets()) {
     const Array x = arange(4);
-    const Array d = rt().to_device(x, t);
-    EXPECT_EQ(d.buffer(), x.buffer()) << t;
-    EXPECT_EQ(d.data(), x.data()) << t;
+    Array d = rt().to_device(x, t);
+    EXPECT_NE(d.buffer(), x.buffer()) << t;
     EXPECT_TRUE(d.device().is_host()) << t;
+    d.fill(0);
+    EXPECT_EQ(x.to_vector<int>(), (std::vector<int>{0, 1, 2, 3})) << t;
+    EXPECT_EQ(d.to_vector<int>(), (std::vector<int>{0, 0, 0, 0})) << t;
+    Array b = rt().to_device(arange(8).slice(0, 1, 8, 3).broadcast_to({2, 3}), t);
+    EXPECT_TRUE(b.is_c_contiguous()) << t;
+    b.fill(9);  // writable, unlike the broadcast view it came from
+    EXPECT_EQ(b.to_vector<int>(), std::vector<int>(6, 9)) << t;
   }
 }
 

@@ -285,6 +285,63 @@ TEST_P(Methods, WhereWithInitialCountsTheInitialOnce) {
             (V{100 + 1 + 3, 100 + 4 + 6}));
 }
 
+// NumPy's true divide of integers and bools is float64 (1/3 to double precision), not float16
+// or float32; so are its reduce and accumulate. float16 inputs stay float16.
+TEST_P(Methods, TrueDivideOfIntegersIsFloat64) {
+  for (DType t : {DType::bool_, DType::int8, DType::uint8, DType::int16, DType::uint16}) {
+    const Array one = full({2}, 1.0).astype(t),
+                three = full({2}, t == DType::bool_ ? 1.0 : 3.0).astype(t);
+    const Array q = op("divide")(one, three, {.target = target()});
+    EXPECT_EQ(q.dtype(), DType::float64) << name(t);
+    EXPECT_EQ(q.to_vector<double>()[0], t == DType::bool_ ? 1.0 : 1.0 / 3.0) << name(t);
+  }
+  EXPECT_EQ(op("true_divide")(array<std::int8_t>({1}), 3, {.target = target()}).item<double>(),
+            1.0 / 3.0);
+  const Array i8 = array<std::int8_t>({1, 3});
+  EXPECT_EQ(op("divide").reduce(i8, {.target = target()}).item<double>(), 1.0 / 3.0);
+  EXPECT_EQ(op("divide").accumulate(i8, {.target = target()}).dtype(), DType::float64);
+  EXPECT_EQ(op("divide")(full({1}, 1.0).astype(DType::float16), i8, {.target = target()}).dtype(),
+            DType::float16);
+}
+
+// NumPy folds only the selected elements into initial=: a masked-out element is not the
+// identity combined with it. gcd(-1, 0) = 1 and hypot(-3, 0) = 3 would show if it were, and
+// -0.0 + 0.0 = +0.0 loses the sign of initial=-0.0 (np.gcd.reduce([5], initial=-1,
+// where=[False]) is -1, np.hypot.reduce([5.], initial=-3, where=[False]) is -3.0).
+TEST_P(Methods, WhereKeepsInitialOfMaskedOutRowsExactly) {
+  const Array none = array<bool>({false});
+  EXPECT_EQ(op("gcd")
+                .reduce(from_vector(I64{5}), {.target = target(), .initial = -1, .where = none})
+                .item<std::int64_t>(),
+            -1);
+  EXPECT_EQ(op("hypot")
+                .reduce(from_vector(V{5}), {.target = target(), .initial = -3, .where = none})
+                .item<double>(),
+            -3.0);
+  for (const char* name : {"hypot", "add"}) {
+    const double got =
+        op(name)
+            .reduce(from_vector(V{5}), {.target = target(), .initial = -0.0, .where = none})
+            .item<double>();
+    EXPECT_TRUE(got == 0 && std::signbit(got)) << name << " gave " << got;
+  }
+  // Rows with selected elements: gcd(gcd(-4, 6), 9) = 1 and gcd(-4, 8) = 4; a fully masked row
+  // keeps -4; -0.0 + -0.0 stays -0.0 when the other element is masked out.
+  const Array x = from_vector(I64{6, 5, 9, 8, 7, 7, 1, 2, 3}, {3, 3});
+  const Array m =
+      array<bool>({true, false, true, true, false, false, false, false, false}).reshape({3, 3});
+  EXPECT_EQ(op("gcd")
+                .reduce(x, {.target = target(), .axis = 1, .initial = -4, .where = m})
+                .to_vector<std::int64_t>(),
+            (I64{1, 4, -4}));
+  const double z =
+      op("add")
+          .reduce(from_vector(V{-0.0, 5}),
+                  {.target = target(), .initial = -0.0, .where = array<bool>({true, false})})
+          .item<double>();
+  EXPECT_TRUE(z == 0 && std::signbit(z)) << z;
+}
+
 // docs/decisions.md: where= on a ufunc call without out= gives zeros where the mask is false
 // (NumPy leaves them uninitialised); with out= those elements keep out's values.
 TEST_P(Methods, WhereOnCallsWithoutOutGivesZeros) {

@@ -191,6 +191,26 @@ TEST(LayoutParse, FlexibleDims) {
   EXPECT_EQ(f.str(), "(3?)->()");
 }
 
+// "k=min(m,n)" where an output dim first appears (np.linalg's reduced qr): the inputs' dims it is
+// the smallest of; printed back where it first appears only. Refused on an input's dim, a fixed
+// or flexible one, or naming a dim no input has.
+TEST(LayoutParse, MinRule) {
+  const Layout qr = Layout::parse("(m,n)->(m,k=min(m,n)),(k,n)");
+  EXPECT_EQ(qr.dim_names, (S{"m", "n", "k"}));
+  EXPECT_EQ(qr.core_dim_ixs, (V{0, 1, 0, 2, 2, 1}));
+  ASSERT_EQ(qr.dim_min_of.size(), 3u);
+  EXPECT_TRUE(qr.dim_min_of[0].empty());
+  EXPECT_EQ(qr.dim_min_of[2], (V{0, 1}));
+  EXPECT_EQ(qr.str(), "(m,n)->(m,k=min(m,n)),(k,n)");
+  EXPECT_EQ(Layout::parse(qr.str()).dim_min_of, qr.dim_min_of);
+  EXPECT_EQ(Layout::parse("(a,b,c) -> ( k = min( c , a ) )").str(), "(a,b,c)->(k=min(c,a))");
+  for (const char* bad :
+       {"(m,k=min(m))->()", "(m,n)->(k=min(m,p))", "(m,n)->(3=min(m,n))", "(m,n?)->(k=min(m,n))",
+        "(m,n)->(k=max(m,n))", "(m,n)->(k=min(m,n)),(k=min(m,n))", "(m,n)->(k=min(m,n)"}) {
+    EXPECT_THROW(Layout::parse(bad), ParseError) << bad;
+  }
+}
+
 TEST(LayoutParse, Errors) {
   layout_error("(n),(n)", {"expected ',' or '->' at position 7"});
   layout_error("(n)-(n)", {"'->'", "position 3"});

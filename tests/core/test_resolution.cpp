@@ -86,6 +86,36 @@ TEST(Resolution, MixedLogicalInputsTakeTheBoolLoopUnderAnyCasting) {
   EXPECT_THROW(resolve(d, {{i8, f64}, {}, {}, {}, Casting::no}), TypeError);
 }
 
+// NumPy's true-divide resolver: divide of bools and integers of any width is float64, not the
+// first loop they cast to safely (float16 for int8, float32 for int16); a float input keeps its
+// loop (float16 / int8 is float16), dtype= and signature= still choose, and casting='no' refuses
+// int8 -> float64 as NumPy does. Other ops keep the first-fit rule.
+TEST(Resolution, TrueDivideOfIntegersIsFloat64) {
+  OpDesc d = make_op({"float16(float16,float16)", "float32(float32,float32)",
+                      "float64(float64,float64)", "complex64(complex64,complex64)"});
+  d.kind = OpKind::ufunc;
+  const DType b = DType::bool_, u8 = DType::uint8, i16 = DType::int16, u64 = DType::uint64,
+              f16 = DType::float16;
+  for (const char* name : {"divide", "true_divide"}) {
+    d.name = name;
+    d.cache = std::make_shared<OpDesc::Cache>();
+    for (DType t : {b, i8, u8, i16, i32, u64}) {
+      EXPECT_EQ(resolve(d, {{t, t}}), 2) << name << " " << loom::name(t);
+    }
+    EXPECT_EQ(resolve(d, {{i8, u8}}), 2) << name;
+    EXPECT_EQ(resolve(d, {{i8, DType::int64}, {0, 1}}), 2) << name;  // int8 array / 2
+    EXPECT_EQ(resolve(d, {{f16, i8}}), 0) << name;
+    EXPECT_EQ(resolve(d, {{f16, DType::int64}, {0, 1}}), 0) << name;  // float16 array / 2
+    EXPECT_EQ(resolve(d, {{f32, i16}}), 1) << name;
+    EXPECT_EQ(resolve(d, {{i8, i8}, {}, f32}), 1) << name;
+    EXPECT_EQ(resolve(d, {{i8, i8}, {}, {}, "float16(float16,float16)"}), 0) << name;
+    EXPECT_THROW(resolve(d, {{i8, i8}, {}, {}, {}, Casting::no}), TypeError) << name;
+  }
+  d.name = "multiply";
+  d.cache = std::make_shared<OpDesc::Cache>();
+  EXPECT_EQ(resolve(d, {{i8, i8}}), 0);
+}
+
 // Only Python scalars under casting='no': NumPy's divide(1.0, 5, casting='no') is float64. The
 // float scalar takes float64 and the int stays weak, so the first float loop (float16) is not
 // taken.

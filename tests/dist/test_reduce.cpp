@@ -132,6 +132,16 @@ TEST(Reduce, DifferentAxesOnDifferentRanksAreAnErrorOnEveryRank) {
                 "over axes \\(0,\\)");
 }
 
+// initial= joins the one result every rank gets: a value that differs between ranks (issue 28)
+// is a disagreement, not each rank's own sum.
+TEST(Reduce, AnInitialThatDiffersBetweenRanksIsAnErrorOnEveryRank) {
+  if (world().size() == 1) GTEST_SKIP() << "needs two ranks";
+  const DistArray d = scatter(rt(), world(), test::global_f64(8, 2));
+  EXPECT_RAISES(Reduce(rt(), "sum")(d, {.initial = world().rank() == 1 ? 2.0 : 1.0}),
+                DistributionError,
+                "ranks disagree on the call: rank 0 has sum of .* initial = 1.0");
+}
+
 TEST(Reduce, CombineOnHostTargetsGoesThroughMpiAndCollectiveIsRefusedOnEveryRank) {
   const loom::Array g = test::global_i64(777, 2);
   const DistArray d = scatter(rt(), world(), g, {.target = test::parallel_or_cpu()});

@@ -137,6 +137,27 @@ TEST(Ufunc, GlobalShapesThatDifferAcrossRanksAreAnErrorOnEveryRank) {
                 "rank 1 has sqrt\\(distributed float64 \\(11,\\)\\)");
 }
 
+// Issue 28: a replicated operand is each rank's own copy; one that differs between ranks (a scalar
+// computed from rank-local data) gave each rank its own answer silently. The ranks compare what
+// their replicated operands hold: a scalar by value, an array by a hash of its bytes.
+TEST(Ufunc, AReplicatedScalarThatDiffersBetweenRanksIsAnErrorOnEveryRank) {
+  if (world().size() == 1) GTEST_SKIP() << "needs two ranks";
+  const DistArray a = scatter(rt(), world(), test::global_f64(10));
+  const double k = world().rank() == 1 ? 11.0 : 10.0;
+  EXPECT_RAISES(Ufunc(rt(), "add")(a, k), DistributionError,
+                "ranks disagree on the call: rank 0 has add\\(distributed float64 \\(10,\\), "
+                "replicated float64 \\(\\) = 10.0\\), rank 1 has add\\(distributed float64 "
+                "\\(10,\\), replicated float64 \\(\\) = 11.0\\)");
+  loom::Array row = loom::arange(0.0, 3.0);
+  if (world().rank() == 1) row.at<double>(2) = 5;
+  EXPECT_RAISES(Ufunc(rt(), "add")(scatter(rt(), world(), test::global_f64(6, 3)), row),
+                DistributionError,
+                "ranks disagree on the call: .* replicated float64 \\(3,\\) bytes #");
+  // Equal on every rank: computed, as before.
+  const DistArray r = Ufunc(rt(), "add")(a, 10.0);
+  EXPECT_TRUE(same_bits(allgather(rt(), r), rt().ufunc("add")(test::global_f64(10), 10.0)));
+}
+
 struct Twice {
   template <class T>
   T operator()(T x) const {

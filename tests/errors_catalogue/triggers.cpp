@@ -62,6 +62,7 @@ const TriggerSet general = {
     {"E-PARSE-LAYOUT", [] { Layout::parse("(n),(n)->"); }},
     {"E-PARSE-LAYOUT-FLEXIBLE", [] { Layout::parse("(n?),(n)->()"); }},
     {"E-PARSE-LAYOUT-FIXED-SIZE", [] { Layout::parse("(0)->()"); }},
+    {"E-PARSE-LAYOUT-MIN-RULE", [] { Layout::parse("(m,n)->(k=min(m,p))"); }},
     // TypeError
     {"E-TYPE-NOLOOP",
      [] { rt().ufunc("fmod")(zeros({2}, DType::complex128), zeros({2}, DType::complex128)); }},
@@ -134,6 +135,8 @@ const TriggerSet general = {
      }},
     {"E-SHAPE-GUFUNC-NDIM", [] { rt().gufunc("sum_row")(zeros({3})); }},
     {"E-SHAPE-GUFUNC-CORE-DIM", [] { rt().gufunc("dot")(zeros({3}), zeros({4})); }},
+    {"E-SHAPE-GUFUNC-MIN-DIM",
+     [] { rt().gufunc("svdvals")(zeros({3, 2}), {.out = {zeros({3})}}); }},
     {"E-SHAPE-OUT", [] { rt().ufunc("add")(zeros({3}), zeros({3}), {.out = {zeros({1})}}); }},
     {"E-SHAPE-REDUCE-OUT",
      [] {

@@ -19,6 +19,12 @@ const TriggerSet aliasing = {
        const Array x = zeros({4});
        rt().ufunc("add")(x, x, {.out = {zeros({1}).broadcast_to({4})}});
      }},
+    {"E-VALUE-SELF-OVERLAP",
+     [] {
+       static std::vector<double> memory(4, 0.0);  // (2, 3) with strides (8, 8): (0, 1) is (1, 0)
+       const Array a = wrap(memory.data(), {2, 3}, DType::float64, {8, 8});
+       rt().ufunc("add")(a, 1.0, {.out = {a}});
+     }},
     {"E-VALUE-READONLY-AT",
      [] {
        static const std::vector<double> memory(4, 0.0);

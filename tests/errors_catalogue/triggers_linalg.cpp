@@ -1,5 +1,7 @@
 // Catalogue triggers of loom/linalg.hpp's checked calls (issue 14, docs/linalg.md): an instance of
 // a batch with no answer, on the runtime a user gets (the build's linalg and math plugins).
+#include <cmath>
+
 #include "catalogue.hpp"
 #include "loom/linalg.hpp"
 #include "trigger_helpers.hpp"
@@ -26,6 +28,7 @@ Array batch_with(double b00, double b01, double b10, double b11) {
 const TriggerSet linalg_set = {
     {"E-LINALG-SINGULAR", [] { linalg::inv(rt(), batch_with(1, 2, 2, 4)); }},
     {"E-LINALG-NOT-POSITIVE-DEFINITE", [] { linalg::cholesky(rt(), batch_with(1, 2, 2, 1)); }},
+    {"E-LINALG-SVD", [] { linalg::svdvals(rt(), batch_with(1, std::nan(""), 2, 1)); }},
 };
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <memory>
 
 #include "loom/eigen.hpp"
+#include "loom/error.hpp"
+#include "loom/runtime.hpp"
 
 namespace {
 
@@ -56,6 +58,21 @@ TEST(EigenAsArray, BlocksAndStridedMapsKeepTheirStrides) {
   Eigen::Map<Eigen::MatrixXd, 0, Eigen::Stride<4, 2>> s(m.data(), 2, 5);
   EXPECT_EQ(loom::as_array(s).strides(), (Shape{16, 32}));
   EXPECT_EQ(loom::as_array(s).at<double>(1, 4), 7);
+}
+
+// Issue 28: a map with outer stride 1 views 4 doubles as (2, 3), element (0, 1) being element
+// (1, 0). It stays a view, but loom refuses to write into it (docs/decisions.md): a call's
+// result would depend on the order of its writes.
+TEST(EigenAsArray, SelfOverlappingMapIsRefusedAsADestination) {
+  Eigen::VectorXd mem(4);
+  mem << 0, 1, 2, 3;
+  Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>> m(mem.data(), 2, 3, Eigen::OuterStride<>(1));
+  const Array a = loom::as_array(m);
+  EXPECT_EQ(a.strides(), (Shape{8, 8}));
+  EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{0, 1, 2, 1, 2, 3}));
+  const loom::Runtime rt(loom::RuntimeOptions{.use_default_path = false});
+  EXPECT_THROW(rt.copy_to(loom::zeros({2, 3}), a), loom::ValueError);
+  EXPECT_EQ(mem, Eigen::Vector4d(0, 1, 2, 3));
 }
 
 TEST(EigenAsArray, VectorsAreOneDimensional) {

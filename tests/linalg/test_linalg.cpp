@@ -201,6 +201,82 @@ TEST_P(Linalg, QrAndSvdvalsWithOutputsOfMinMN) {
   }
 }
 
+// qr and svdvals' k is min(m, n) (layout "k=min(m,n)"): without out= the call sizes it; an out= of
+// another k is a ShapeError naming the shape it needs (it used to get NaN silently), and the
+// out= is left as it was.
+TEST_P(Linalg, QrAndSvdvalsKIsMinMNAndAWrongOutIsRefused) {
+  std::mt19937 g(12);
+  const Array a = matrices(g, 3, 5, 3, dt(), 1);
+  const Array s = call("svdvals", {a})[0];
+  EXPECT_EQ(s.shape(), (Shape{3, 3}));
+  Array s_out = loom::empty({3, 3}, real_of(dt()));
+  call("svdvals", {a}, {s_out});
+  EXPECT_EQ(vals(s_out), vals(s));
+  const auto qr = call("qr", {a});
+  EXPECT_EQ(qr[0].shape(), (Shape{3, 5, 3}));
+  EXPECT_EQ(qr[1].shape(), (Shape{3, 3, 3}));
+  Array wrong = loom::full({3, 2}, 7.0).astype(real_of(dt()));
+  try {
+    call("svdvals", {a}, {wrong});
+    ADD_FAILURE() << "an out= with k = 2 for min(5, 3) = 3 was accepted";
+  } catch (const loom::ShapeError& e) {
+    EXPECT_NE(std::string(e.what()).find("k = min(m=5, n=3)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("out= 0 needs shape (3, 3)"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(vals(wrong), std::vector<C>(6, C(7)));
+  Array q = loom::empty({3, 5, 2}, dt()), r = loom::empty({3, 2, 3}, dt());
+  try {
+    call("qr", {a}, {q, r});
+    ADD_FAILURE() << "qr outputs with k = 2 for min(5, 3) = 3 were accepted";
+  } catch (const loom::ShapeError& e) {
+    EXPECT_NE(std::string(e.what()).find("out= 0 needs shape (3, 5, 3)"), std::string::npos)
+        << e.what();
+  }
+}
+
+// A matrix holding NaN or Inf has no singular values (LAPACK does not converge; NumPy's svd
+// raises): NaN in that instance's output, never what the iteration left; the others computed.
+TEST_P(Linalg, SvdvalsOfANonFiniteMatrixIsNaN) {
+  std::mt19937 g(13);
+  for (auto [m, n] : {std::pair{4, 3}, {3, 4}}) {
+    Array a = matrices(g, 3, m, n, dt(), 1);
+    std::vector<C> v = vals(a);
+    v[1 * m * n + 4] = C(NAN);
+    v[2 * m * n + 2] = C(INFINITY);
+    a = make(v, {3, m, n}, dt());
+    const auto sv = vals(call("svdvals", {a})[0]);
+    const int k = std::min(m, n);
+    for (int i = 0; i < k; ++i) {
+      EXPECT_TRUE(std::isfinite(static_cast<double>(sv[i].real()))) << i;
+      EXPECT_TRUE(std::isnan(static_cast<double>(sv[k + i].real()))) << "NaN matrix, value " << i;
+      EXPECT_TRUE(std::isnan(static_cast<double>(sv[2 * k + i].real())))
+          << "Inf matrix, value " << i;
+    }
+  }
+}
+
+// NumPy's inv is LAPACK's LU: inv([[inf, 1], [1, 1]]) is [[0, -0], [0, 1]], not the NaN of the
+// cofactor formula (inf * 0), and so not "singular"; the same inside a 3x3 and a 5x5 (LU path).
+TEST_P(Linalg, InvOfAMatrixHoldingInfIsTheLuInverse) {
+  for (int n : {2, 3, 5}) {
+    std::vector<C> v(n * n, 0);
+    for (int i = 0; i < n; ++i) v[i * n + i] = 1;
+    v[0] = C(INFINITY);
+    v[1] = v[n] = 1;
+    const Array r = call("inv", {make(v, {n, n}, dt())})[0];
+    const auto got = vals(r);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const C want = (i == j && i > 0) ? C(1) : C(0);
+        EXPECT_EQ(got[i * n + j], want) << "n " << n << " (" << i << ", " << j << ")";
+      }
+    if (!is_cx(dt())) {  // NumPy's signs: -0 at (0, 1)
+      EXPECT_TRUE(std::signbit(r.astype(DType::float64).to_vector<double>()[1])) << n;
+    }
+  }
+}
+
 TEST_P(Linalg, NormVecdotCross) {
   std::mt19937 g(9);
   const Array x = matrices(g, 4, 1, 3, dt(), 0).reshape({4, 3});

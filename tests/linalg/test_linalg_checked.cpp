@@ -184,6 +184,45 @@ TEST_P(Checked, NaNInTheInputIsPassedThroughNotBlamed) {
   EXPECT_FALSE(std::isnan(v[0].real()));
 }
 
+// svdvals of a matrix holding NaN or Inf: LinAlgError "SVD did not converge" naming the instance
+// (NumPy raises for it); a finite batch gives the gufunc's values.
+TEST_P(Checked, SvdvalsOfANonFiniteInstanceIsLinAlgError) {
+  need("svdvals");
+  const auto& rt = runtime();
+  EXPECT_EQ(values(rt, la::svdvals(rt, on(good_batch(4)), opt())),
+            plain("svdvals", {on(good_batch(4))}));
+  for (double bad : {std::nan(""), INFINITY}) {
+    Array h = good_batch(4);
+    h.at<double>(2, 1, 3, 0) = bad;
+    const Array a = on(h);
+    const auto before = values(rt, a);
+    try {
+      la::svdvals(rt, a, opt());
+      ADD_FAILURE() << "no LinAlgError for " << bad;
+    } catch (const LinAlgError& e) {
+      EXPECT_EQ(e.batch_index(), (std::vector<std::int64_t>{2, 1}));
+      EXPECT_NE(std::string(e.what()).find("svdvals: SVD did not converge at batch index (2, 1)"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(values(rt, a), before) << "the input changed";
+  }
+}
+
+// Inf in the input is passed through as NaN is: inv([[1, inf], [1, 1]]) has NaN in its first row
+// (LU: inf * 0), which NumPy returns without an error; inv([[inf, 1], [1, 1]]) has an answer.
+TEST_P(Checked, InfInTheInputIsNotBlamed) {
+  need("inv");
+  Array h = loom::full({2, 2}, 1.0);
+  h.at<double>(0, 1) = INFINITY;
+  const auto v = values(runtime(), la::inv(runtime(), on(h), opt()));
+  EXPECT_TRUE(std::isnan(v[0].real()));
+  h.at<double>(0, 1) = 1;
+  h.at<double>(0, 0) = INFINITY;
+  const auto w = values(runtime(), la::inv(runtime(), on(h), opt()));
+  EXPECT_EQ(w, (std::vector<std::complex<double>>{0, 0, 0, 1}));
+}
+
 TEST_P(Checked, DetOfASingularInstanceIsZeroNotAnError) {
   need("det");
   const auto v = values(runtime(), la::det(runtime(), on(with_bad_instance(3, true)), opt()));

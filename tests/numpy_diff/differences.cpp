@@ -108,27 +108,6 @@ const std::vector<Entry>& entries() {
                 (x.c.method == "reduce" || x.c.method == "reduceat") &&
                 x.c.expect.dtype == DType::float16;
        }},
-      {{"true division of bools and small integers runs in float32",
-        "NumPy's divide resolver sends integer inputs to the float64 loop; loom's resolution takes "
-        "the first loop both inputs cast to safely, float32 for bool/int8/int16/uint8/uint16 "
-        "(plugins/math/table.hpp order). So np.divide(int8 1, int8 3) is float64 "
-        "0.333...3 in NumPy, float32 0.33333334 in loom; and np.divide(int16 x, int16 y, "
-        "casting='safe', out=<float32>) is refused by NumPy (float64 to float32 is not safe), "
-        "answered by loom. To fix (a resolver rule for divide)."},
-       {Finding::dtype, Finding::value, Finding::at_values, Finding::loom_answers},
-       [](const Ctx& x) {
-         if (ufunc_of(x.c) != "divide" || x.c.expect.loop != "float64") return false;
-         for (const auto& a : x.c.args) {
-           if (a.python) {
-             if (a.dtype != DType::int64) return false;  // a Python float makes it float64
-             continue;
-           }
-           if (loom::kind(a.dtype) == loom::Kind::floating || loom::itemsize(a.dtype) > 2) {
-             return false;
-           }
-         }
-         return true;
-       }},
       {{"subtract of bools is computed",
         "NumPy refuses boolean subtract (TypeError); loom has no bool loops and subtracts in "
         "int32 (docs/decisions.md: narrow dtypes take the first loop they cast to)."},

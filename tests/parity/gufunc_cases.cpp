@@ -1,6 +1,7 @@
 // Generalized ufuncs, driven by the op's layout: loop dims that broadcast, every named core dim
 // at 0, 1 and a long length, transposed and reversed core operands, NaN/inf; compared with `cpu`
 // (bitwise on host targets), with contiguous copies, and with the long double reference.
+#include <algorithm>
 #include <cmath>
 
 #include "cases.hpp"
@@ -53,7 +54,7 @@ std::vector<Scenario> scenarios(const loom::Layout& l) {
       {"step2_loop", base, loops({4}), View::step2},
   };
   for (std::size_t i = 0; i < l.dim_sizes.size(); ++i) {
-    if (l.dim_sizes[i] >= 0) continue;
+    if (l.dim_sizes[i] >= 0 || !l.dim_min_of[i].empty()) continue;  // a rule's dim follows its own
     for (std::int64_t n : {0, 1, 600}) {
       auto d = base;
       d[i] = n;
@@ -61,6 +62,14 @@ std::vector<Scenario> scenarios(const loom::Layout& l) {
     }
   }
   s.push_back({"specials", base, loops({3}), View::plain, true});
+  // A dim with a rule ("k=min(m,n)") has the size the rule gives: an out= of another is refused.
+  for (auto& sc : s) {
+    for (std::size_t i = 0; i < l.dim_min_of.size(); ++i) {
+      if (l.dim_min_of[i].empty()) continue;
+      sc.dims[i] = sc.dims[l.dim_min_of[i][0]];
+      for (int of : l.dim_min_of[i]) sc.dims[i] = std::min(sc.dims[i], sc.dims[of]);
+    }
+  }
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -166,6 +167,38 @@ TEST_P(Overlap, AtWithBOrIndicesInTheArray) {
     add.at(A, I, Array(std::int64_t{10}), {.target = t()});
     EXPECT_EQ(a, (std::vector<std::int64_t>{11, 10, 12, 0, 3}));
   }
+}
+
+// Issue 28: a writeable view whose elements share memory (an Eigen map with outer stride 1 through
+// as_array; here a wrap of 4 doubles as (2, 3) with strides (8, 8): element (0, 1) is element
+// (1, 0)) given as out=: add(a, 1, out=a) gave 1 3 5 5 5 5, a result of the write order. Refused
+// (docs/decisions.md) wherever a call writes an array, naming two elements that meet, with the
+// memory left as it was; an interleaved view whose elements do not meet is computed.
+TEST_P(Overlap, SelfOverlappingOutIsRefused) {
+  std::vector<double> m = {0, 1, 2, 3};
+  const Array a = loom::wrap(m.data(), {2, 3}, DType::float64, {8, 8});
+  ASSERT_TRUE(a.writeable());
+  const auto add = rt().ufunc("add");
+  auto refused = [&](const std::function<void()>& call, const char* what) {
+    const std::string msg = message_of<ValueError>(call);
+    EXPECT_NE(msg.find("overlaps itself: elements (0, 1) and (1, 0) share memory"),
+              std::string::npos)
+        << what << ": " << msg;
+    EXPECT_EQ(m, (std::vector<double>{0, 1, 2, 3})) << what << " wrote";
+  };
+  refused([&] { add(a, 1.0, {.target = t(), .out = {a}}); }, "add");
+  refused([&] { add(loom::zeros({2, 3}), 1.0, {.target = t(), .out = {a}}); }, "add, fresh in");
+  refused([&] { add.outer(loom::zeros({2}), loom::zeros({3}), {.target = t(), .out = {a}}); },
+          "outer");
+  refused([&] { add.accumulate(loom::zeros({2, 3}), {.target = t(), .out = a}); }, "accumulate");
+  refused([&] { add.reduce(loom::zeros({4, 2, 3}), {.target = t(), .out = a}); }, "reduce");
+  refused([&] { add.at(a, loom::array<std::int64_t>({0}), 1.0, {.target = t()}); }, "at");
+  refused([&] { rt().copy_to(loom::zeros({2, 3}), a); }, "copy_to");
+  // (3, 2) with strides (16, 24): offsets 0, 24, 16, 40, 32, 56 bytes, all distinct.
+  std::vector<double> w(8, 0);
+  const Array inter = loom::wrap(w.data(), {3, 2}, DType::float64, {16, 24});
+  add(loom::arange(0.0, 6.0).reshape({3, 2}), 1.0, {.target = t(), .out = {inter}});
+  EXPECT_EQ(w, (std::vector<double>{1, 0, 3, 2, 5, 4, 0, 6}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, Overlap, ::testing::Values("cpu", "parallel", "cuda"));

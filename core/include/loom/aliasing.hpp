@@ -26,4 +26,11 @@ bool same_elements(const Array& a, const Array& b);
 // call ("ufunc 'add'"), `arg` the argument ("out= array 0").
 void require_writeable(const Array& a, const std::string& who, const std::string& arg);
 
+// ValueError if two elements of `a` share a byte (a view that overlaps itself: an Eigen map with
+// outer stride 1 through as_array, a wrap with such strides), which a call must not write: its
+// result would depend on the order of the writes (docs/decisions.md). Exact: a cheap sufficient
+// test, then the elements' addresses for views of up to 2^24 elements; larger views that the
+// cheap test cannot clear are refused as possibly overlapping.
+void require_no_self_overlap(const Array& a, const std::string& who, const std::string& arg);
+
 }  // namespace loom

@@ -21,6 +21,10 @@ struct Layout {
   // operand with too few dimensions may lack it; the call then drops it from every operand's
   // shape and the loop sees it with size 1 (docs/plugins.md, "Optional core dimensions").
   std::vector<char> dim_flexible;
+  // dim_min_of[i]: for an output dimension written "k=min(m,n)" where it first appears (np.linalg's
+  // reduced qr and svd), the dims whose smallest size it has; the call gives it that size without
+  // out= and refuses an out= of another (NumPy 2's process_core_dims_func). Empty: no rule.
+  std::vector<std::vector<int>> dim_min_of;
   // core_num_dims[a]: how many core dims argument a has (0 for a scalar "()").
   // core_offsets[a]: where argument a's entries start in core_dim_ixs.
   // core_dim_ixs: for every core dim of every argument, the index into dim_names.

@@ -14,8 +14,8 @@
 namespace loom {
 
 // A checked call below whose matrix has no answer: singular for inv and solve, not positive
-// definite for cholesky. A ValueError, and declared with the calls that raise it, as
-// numpy.linalg.LinAlgError is.
+// definite for cholesky, no singular values for svdvals. A ValueError, and declared with the calls
+// that raise it, as numpy.linalg.LinAlgError is.
 class LinAlgError : public ValueError {
  public:
   LinAlgError(const std::string& what, std::vector<std::int64_t> batch_index)
@@ -39,8 +39,10 @@ struct Options {
 // Each call runs the gufunc of the same name (docs/linalg.md) on the whole batch. The checked ones
 // then look for NaN in the result with the math plugin's isnan and any on the same target and, on
 // device arrays, read back one bool (the call returns after the device finished). Where an
-// instance's result is NaN and its input holds no NaN they throw LinAlgError naming the first such
-// batch index; the inputs are never written. Needs libloom_linalg and libloom_math (LookupError).
+// instance's result is NaN and its input holds no NaN or Inf (NaN passed through, not a failure,
+// as LAPACK's getrf/potrf report it to NumPy) they throw LinAlgError naming the first such batch
+// index; svdvals throws for any NaN result, as NumPy's svd; the inputs are never written. Needs
+// libloom_linalg and libloom_math (LookupError).
 
 // (..., n, n) -> (...): 0 for a singular matrix, as numpy.linalg.det; never throws LinAlgError.
 Array det(const Runtime& rt, const Array& a, const Options& o = {});
@@ -70,5 +72,9 @@ struct Eigh {
 // gufunc (not checked).
 Eigh eigh(const Runtime& rt, const Array& a, const Options& o = {});
 Array eigvalsh(const Runtime& rt, const Array& a, const Options& o = {});
+
+// (..., m, n) -> (..., min(m, n)), real, descending (numpy.linalg.svd(a, compute_uv=False)).
+// LinAlgError "SVD did not converge" where an instance has none: a matrix holding NaN or Inf.
+Array svdvals(const Runtime& rt, const Array& a, const Options& o = {});
 
 }  // namespace loom::linalg

@@ -401,8 +401,8 @@ class Runtime {
   // Device arrays (CuPy's / Numba's cuda API). A call on device arrays queues work and returns
   // without synchronizing; host arrays given to a device target are copied in and out.
   // Every target has them, so that one program runs on any target: to_device on a host target
-  // ("cpu", "parallel") gives a host array itself (a device array comes back to the host), and
-  // to_host of a host array is the array itself; empty / zeros on a host target are host arrays.
+  // ("cpu", "parallel") gives a host copy, as cuda does (a device array comes back to the host),
+  // and to_host of a host array is the array itself; empty/zeros on a host target are host arrays.
   Array to_device(const Array& a, const std::string& target = "cuda", const Stream& s = {}) const;
   Array to_host(const Array& a, const Stream& s = {}) const;  // returns when the data is there
   // A host array on every device of a set (docs/multi-gpu.md): its rows split in blocks

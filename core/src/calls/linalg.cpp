@@ -53,8 +53,9 @@ struct Operand {
   int core;
 };
 
-// Throws LinAlgError if an instance of `result` (its last `result_core` dims) holds NaN while none
-// of its inputs does: the gufunc's mark of "no answer" (docs/linalg.md), not NaN passed through.
+// Throws LinAlgError if an instance of `result` (its last `result_core` dims) holds NaN while all
+// of its inputs are finite: the gufunc's mark of "no answer" (docs/linalg.md), not NaN or Inf
+// passed through (inv([[1, inf], [1, 1]]) is NaN in NumPy too, without an error).
 // A good batch costs one isnan over the result and one any; only a NaN anywhere looks further.
 void check(const Runtime& rt, const std::string& op, const char* reason, const Array& result,
            int result_core, std::initializer_list<Operand> inputs, const Options& o) {
@@ -63,7 +64,11 @@ void check(const Runtime& rt, const std::string& op, const char* reason, const A
   Array failing = any_core(rt, nan, result_core, o);
   for (const Operand& in : inputs) {
     const Array clean = rt.ufunc("logical_not")(
-        any_core(rt, rt.ufunc("isnan")(in.array, call_options(o)), in.core, o), call_options(o));
+        any_core(rt,
+                 rt.ufunc("logical_not")(rt.ufunc("isfinite")(in.array, call_options(o)),
+                                         call_options(o)),
+                 in.core, o),
+        call_options(o));
     failing = rt.ufunc("logical_and")(failing, clean, call_options(o));
   }
   const Array flags = rt.to_host(failing, o.stream);
@@ -129,6 +134,12 @@ Eigh eigh(const Runtime& rt, const Array& a, const Options& o) {
 
 Array eigvalsh(const Runtime& rt, const Array& a, const Options& o) {
   return rt.ufunc("eigvalsh")(a, call_options(o));
+}
+
+Array svdvals(const Runtime& rt, const Array& a, const Options& o) {
+  Array r = rt.ufunc("svdvals")(a, call_options(o));
+  check(rt, "svdvals", "SVD did not converge", r, 1, {}, o);  // NaN in: NumPy raises too
+  return r;
 }
 
 }  // namespace loom::linalg

@@ -3,6 +3,7 @@
 // the loop, dtype=, and the reorderability rules. docs/methods.md has the table against NumPy.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 #include "runtime/call_common.hpp"
@@ -86,6 +87,24 @@ Array finish_reduction(const Target& t, Array shaped, DType want, const std::opt
     return *out;
   }
   return t.on_device() && !t.device_mode ? t.rt->to_host(shaped, t.stream) : shaped;
+}
+
+// Whether op(start, identity) gives `start` back bit for bit, run by the call's loop on its
+// target. Standing the identity in for masked-out elements is exact only then: gcd(-1, 0) = 1,
+// hypot(-3, 0) = 3 and -0.0 + 0.0 = +0.0 are not (the op's own results are: they are what the
+// identity is an identity for), and NumPy folds only the selected elements into initial=.
+bool identity_keeps_start(const Target& t, const LoopImpl& impl, DType dt, const Array& start,
+                          const Array& identity, bool ordered) {
+  Array into = t.on_device() ? t.rt->empty({1}, dt, t.device_name(), t.stream) : empty({1}, dt);
+  t.copy(start, into);
+  const Array part = t.on_device() ? t.to_device(identity.reshape({1})) : identity.reshape({1});
+  const Array ops[] = {Array(into.buffer(), dt, {1}, {0}, into.offset()), part};
+  ReduceCall call{StridedIter::make(ops, part.shape()), &impl, dt, t.stream.native()};
+  call.ordered = ordered;
+  t.backend->run_reduce(call, t.device);
+  const Array got = t.on_device() ? t.rt->to_host(into, t.stream) : into;
+  const Array want = start.reshape({1}).copy();
+  return std::memcmp(got.data(), want.data(), itemsize(dt)) == 0;
 }
 
 }  // namespace
@@ -204,7 +223,10 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
     return device_set_reduce(rt, op, x, so, default_all);
   }
   const std::string who = "reduction '" + op.name + "'";
-  if (o.out) require_writeable(*o.out, who, "out=");
+  if (o.out) {
+    require_writeable(*o.out, who, "out=");
+    require_no_self_overlap(*o.out, who, "out=");
+  }
   SmallVec<const Array*, 4> all{&x};
   std::vector<std::string> labels{"the input"};
   if (o.out) all.push_back(&*o.out), labels.emplace_back("out=");
@@ -294,7 +316,11 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   Array xin = cast_for_loop(t, x, types);
   if (t.on_device()) xin = t.to_device(xin);
   const LoopImpl& impl = loop.impl[static_cast<int>(t.family)];
-  if (mask && !op.identity) {
+  const bool start_is_identity = !(o.initial.given() && !o.initial.is_none());
+  if (mask &&
+      (!op.identity || (!start_is_identity &&
+                        !identity_keeps_start(t, impl, dt, *start, identity_value(op, dt, who),
+                                              !op.reorderable)))) {
     // No value stands in for a masked-out element: fold the selected ones of each output.
     Array res = t.on_device() ? t.rt->empty(kept, dt, t.device_name(), t.stream) : empty(kept, dt);
     t.copy(*start, res);

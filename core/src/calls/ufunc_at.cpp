@@ -15,6 +15,7 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
   detail::require_binary(op, "at");
   const std::string who = "ufunc '" + op.name + "'.at";
   require_writeable(a, who, "the array a");
+  require_no_self_overlap(a, who, "the array a");
   const Array* all[] = {&a, &indices, &b};
   const detail::Target t = detail::pick_target(*rt_, o.target, op, all, o.stream);
   if (a.ndim() == 0) throw ValueError(who + ": the array must have at least one dimension");

@@ -254,6 +254,15 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
     if (plan.missing[ix]) dims[ix] = 1;
   }
   std::vector<int> bound_by(dims.size(), -1);
+  constexpr int kByRule = -2;  // bound_by: the dim's "=min(...)" rule
+  auto min_rule = [&](std::size_t ix) {
+    std::string r = L.dim_names[ix] + " = min(";
+    for (std::size_t i = 0; i < L.dim_min_of[ix].size(); ++i) {
+      const int of = L.dim_min_of[ix][i];
+      r += (i ? ", " : "") + L.dim_names[of] + "=" + std::to_string(dims[of]);
+    }
+    return r + ")";
+  };
   std::vector<Shape> loop_shapes;
   auto bind = [&](const Array& a, int arg) {
     const int nc = L.core_num_dims[arg];
@@ -265,18 +274,39 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
         dims[ix] = n;
         bound_by[ix] = arg;
       } else if (dims[ix] != n) {
-        const std::string from = bound_by[ix] < 0 ? "fixed by the layout"
-                                                  : "from argument " + std::to_string(bound_by[ix]);
-        throw ShapeError(who(op) + " with layout " + L.str() + ": core dimension '" +
-                         L.dim_names[ix] + "' is " + std::to_string(dims[ix]) + " (" + from +
-                         ") but " + std::to_string(n) + " in argument " + std::to_string(arg) +
-                         " (its axis " + std::to_string(plan.caller_axis(arg, caller.ndim(), j)) +
-                         ")");
+        const std::string from = bound_by[ix] == kByRule ? min_rule(ix) + " of the inputs"
+                                 : bound_by[ix] < 0
+                                     ? "fixed by the layout"
+                                     : "from argument " + std::to_string(bound_by[ix]);
+        std::string msg = who(op) + " with layout " + L.str() + ": core dimension '" +
+                          L.dim_names[ix] + "' is " + std::to_string(dims[ix]) + " (" + from +
+                          ") but " + std::to_string(n) + " in argument " + std::to_string(arg) +
+                          " (its axis " + std::to_string(plan.caller_axis(arg, caller.ndim(), j)) +
+                          ")";
+        if (bound_by[ix] == kByRule) {  // only an out= meets a rule: say the shape it needs
+          Shape want(a.shape().begin(), a.shape().end() - nc);
+          for (int c = 0; c < nc; ++c) {
+            const int cx = L.core_dim_ixs[L.core_offsets[arg] + c];
+            want.push_back(dims[cx] >= 0 ? dims[cx] : a.shape()[a.ndim() - nc + c]);
+          }
+          msg += "; out= " + std::to_string(arg - op.nin) + " needs shape " + shape_str(want);
+        }
+        throw ShapeError(msg);
       }
     }
     loop_shapes.emplace_back(a.shape().begin(), a.shape().end() - nc);
   };
-  for (int a = 0; a < static_cast<int>(views.size()); ++a) bind(views[a], a);
+  for (int a = 0; a < op.nin; ++a) bind(views[a], a);
+  // Output dims with a rule ("k=min(m,n)") take their size from the inputs' dims, so that an out=
+  // of another size is refused (it would get no result) and no out= is needed.
+  for (std::size_t ix = 0; ix < L.dim_min_of.size(); ++ix) {
+    if (L.dim_min_of[ix].empty() || dims[ix] >= 0) continue;
+    std::int64_t v = dims[L.dim_min_of[ix][0]];
+    for (int of : L.dim_min_of[ix]) v = std::min(v, dims[of]);
+    dims[ix] = v;
+    bound_by[ix] = kByRule;
+  }
+  for (int a = op.nin; a < static_cast<int>(views.size()); ++a) bind(views[a], a);
   const Shape loop_shape = broadcast_shapes(loop_shapes);
   detail::OutSlots slots;
   detail::Arrays fresh;  // outputs allocated here in the caller's layout (axes=, keepdims=, n?)
@@ -368,8 +398,10 @@ static SmallVec<Array, 4> general_call(const Runtime& rt, const OpDesc& op,
   }
   check_counts(op, inputs, o);
   for (std::size_t k = 0; k < o.out.size(); ++k) {
-    if (o.out[k].writeable()) continue;
-    require_writeable(o.out[k], who(op), "out= array " + std::to_string(k));
+    if (!o.out[k].writeable()) {
+      require_writeable(o.out[k], who(op), "out= array " + std::to_string(k));
+    }
+    require_no_self_overlap(o.out[k], who(op), "out= array " + std::to_string(k));
   }
   SmallVec<const Array*, 8> all;
   SmallVec<std::string, 8> labels;

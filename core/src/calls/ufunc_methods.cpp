@@ -104,7 +104,10 @@ Array Ufunc::accumulate(const Array& x, const AccumulateOptions& o) const {
   const OpDesc& op = *desc_;
   detail::require_binary(op, "accumulate");
   const std::string who = "ufunc '" + op.name + "'.accumulate";
-  if (o.out) require_writeable(*o.out, who, "out=");
+  if (o.out) {
+    require_writeable(*o.out, who, "out=");
+    require_no_self_overlap(*o.out, who, "out=");
+  }
   SmallVec<const Array*, 2> all{&x};
   if (o.out) all.push_back(&*o.out);
   const detail::Target t = detail::pick_target(
@@ -144,7 +147,10 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
   const OpDesc& op = *desc_;
   detail::require_binary(op, "reduceat");
   const std::string who = "ufunc '" + op.name + "'.reduceat";
-  if (o.out) require_writeable(*o.out, who, "out=");
+  if (o.out) {
+    require_writeable(*o.out, who, "out=");
+    require_no_self_overlap(*o.out, who, "out=");
+  }
   SmallVec<const Array*, 3> all{&x, &indices};
   if (o.out) all.push_back(&*o.out);
   const detail::Target t = detail::pick_target(

@@ -83,6 +83,19 @@ static bool mixed_logical(const OpDesc& op, std::span<const DType> in) {
          (op.name == "logical_and" || op.name == "logical_or" || op.name == "logical_xor");
 }
 
+// NumPy's true-divide resolver: divide of bool and integer inputs runs in float64 (not the first
+// loop they cast to safely, float16 or float32); a float input, dtype= or signature= resolve as
+// for any ufunc. `in` holds the inputs after the weak-scalar rules.
+static bool integer_true_divide(const OpDesc& op, std::span<const DType> in) {
+  if (op.kind != OpKind::ufunc || (op.name != "divide" && op.name != "true_divide")) return false;
+  for (DType t : in) {
+    if (kind(t) != Kind::boolean && kind(t) != Kind::signed_int && kind(t) != Kind::unsigned_int) {
+      return false;
+    }
+  }
+  return true;
+}
+
 int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   const std::uint64_t pkey = plain_key(r);
   // Keys of up to 7 inputs fit beside a 24-bit loop index. Only resolved requests are stored, so
@@ -161,12 +174,16 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
       if (all_bool) found = li;
     }
   }
+  const bool to_float64 =
+      !forced &&
+      integer_true_divide(op, std::span<const DType>(in, std::min(r.inputs.size(), kMaxIn)));
   auto search = [&] {
     for (int li = 0; li < static_cast<int>(op.loops.size()) && found < 0; ++li) {
       const Loop& l = op.loops[li];
       if (!l.impl[fam].present()) continue;
       if (exact && !(l.sig == *exact)) continue;
       if (r.dtype && l.sig.outputs[0] != *r.dtype) continue;
+      if (to_float64 && l.sig.outputs[0] != DType::float64) continue;
       bool ok = l.sig.inputs.size() == r.inputs.size() && r.inputs.size() <= kMaxIn;
       for (std::size_t i = 0; ok && i < r.inputs.size(); ++i) {
         if (exact) break;  // an explicit signature casts the inputs as asked (checked below)

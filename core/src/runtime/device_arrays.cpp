@@ -108,7 +108,11 @@ Array Runtime::pinned_empty(Shape shape, DType dtype, const std::string& target)
 }
 
 Array Runtime::to_device(const Array& a, const std::string& target, const Stream& s) const {
-  if (resolve_target(target).first->family() == Family::host) return to_host(a, s);
+  if (resolve_target(target).first->family() == Family::host) {
+    // A copy, as cuda makes (and Numba's simulator): writes through it must not reach `a` on one
+    // target and not on another.
+    return a.device().is_host() ? a.copy() : to_host(a, s);
+  }
   auto [b, dev] = device_target(*this, target);
   const Device want = device_of(b, dev);
   if (a.device() == want) return a;
@@ -148,6 +152,7 @@ Array Runtime::to_host(const Array& a, const Stream& s) const {
 
 void Runtime::copy_to(const Array& src, const Array& dst, const Stream& s) const {
   require_writeable(dst, "copy_to", "the destination");
+  require_no_self_overlap(dst, "copy_to", "the destination");
   const Device sd = src.device(), dd = dst.device();
   if (sd.is_host() && dd.is_host()) return copy_cast(src, dst);
   const Shape both[] = {src.shape(), dst.shape()};

@@ -2,8 +2,12 @@
 // read-only arrays").
 #include "loom/aliasing.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace loom {
 
@@ -71,6 +75,79 @@ bool same_elements(const Array& a, const Array& b) {
     if (i == sa.size() || j == sb.size()) return i == sa.size() && j == sb.size();
     if (sa[i] != sb[j] || a.strides()[i] != b.strides()[j] || a.strides()[i] == 0) return false;
     ++i, ++j;
+  }
+}
+
+namespace {
+
+// Every axis of more than one element steps past all that the axes of smaller strides reach:
+// sufficient for distinct elements (NumPy's quick test), and true for every C or F layout.
+bool clearly_distinct(const Array& a) {
+  const auto& shape = a.shape();
+  const auto& strides = a.strides();
+  std::vector<std::pair<std::uint64_t, std::int64_t>> axes;  // |stride|, length
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 0) return true;
+    if (shape[k] == 1) continue;
+    const std::int64_t s = strides[k];
+    axes.emplace_back(s < 0 ? 0 - static_cast<std::uint64_t>(s) : static_cast<std::uint64_t>(s),
+                      shape[k]);
+  }
+  std::sort(axes.begin(), axes.end());
+  unsigned __int128 reach = a.itemsize();  // bytes from an element's start that the axes so far
+  for (const auto& [stride, n] : axes) {   // (and the element itself) cover
+    if (stride < reach) return false;
+    reach += static_cast<unsigned __int128>(stride) * static_cast<std::uint64_t>(n - 1);
+  }
+  return true;
+}
+
+std::string index_of(std::int64_t flat, const Shape& shape) {
+  Shape ix(shape.size());
+  for (int k = static_cast<int>(shape.size()) - 1; k >= 0; --k) {
+    ix[k] = flat % shape[k];
+    flat /= shape[k];
+  }
+  return shape_str(ix);
+}
+
+}  // namespace
+
+void require_no_self_overlap(const Array& a, const std::string& who, const std::string& arg) {
+  if (!a.valid() || a.is_c_contiguous() || clearly_distinct(a)) return;
+  const std::string what = " (" + a.str() + ", strides " + shape_str(a.strides()) + ")";
+  const std::string instead =
+      "; write into an array of its own, e.g. a copy(), and copy the result back";
+  constexpr std::int64_t kMaxChecked = std::int64_t{1} << 24;
+  if (a.size() > kMaxChecked) {
+    throw ValueError(who + ": " + arg + " may overlap itself" + what +
+                     ", and loom checks the elements of views of up to 2^24 elements only" +
+                     instead);
+  }
+  // Byte offsets of every element (C order), sorted: neighbours closer than an item overlap.
+  const Shape& shape = a.shape();
+  std::vector<std::pair<std::int64_t, std::int64_t>> at;  // offset, flat index
+  at.reserve(static_cast<std::size_t>(a.size()));
+  Shape ix(shape.size(), 0);
+  std::int64_t off = 0;
+  for (std::int64_t i = 0; i < a.size(); ++i) {
+    at.emplace_back(off, i);
+    for (int k = static_cast<int>(shape.size()) - 1; k >= 0; --k) {  // odometer
+      off += a.strides()[k];
+      if (++ix[k] < shape[k]) break;
+      off -= a.strides()[k] * shape[k];
+      ix[k] = 0;
+    }
+  }
+  std::sort(at.begin(), at.end());
+  const auto isz = static_cast<std::int64_t>(a.itemsize());
+  for (std::size_t i = 1; i < at.size(); ++i) {
+    if (at[i].first - at[i - 1].first >= isz) continue;
+    const std::int64_t x = std::min(at[i].second, at[i - 1].second),
+                       y = std::max(at[i].second, at[i - 1].second);
+    throw ValueError(who + ": " + arg + " overlaps itself: elements " + index_of(x, shape) +
+                     " and " + index_of(y, shape) + " share memory" + what +
+                     ", so what it holds would depend on the order of the writes" + instead);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "loom/error.hpp"
 
@@ -17,14 +18,16 @@ bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) |
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
 // Recursive descent over layout := args "->" args; args := arg ("," arg)*;
-// arg := "(" [dim ("," dim)*] ")"; dim := name | size. Error positions are where the parser
-// stood after the last token it accepted (before skipping whitespace).
+// arg := "(" [dim ("," dim)*] ")"; dim := name ["=min(" name ("," name)+ ")"] | size. Error
+// positions are where the parser stood after the last token it accepted (before skipping
+// whitespace).
 class LayoutReader {
  public:
   explicit LayoutReader(std::string_view s) : s_(s) {}
 
   Layout read() {
     layout_.nin = read_args("input");
+    input_dims_ = layout_.dim_names.size();
     if (!(peek() == '-' && pos_after_space() + 1 < s_.size() && s_[pos_after_space() + 1] == '>'))
       fail("',' or '->'");
     skip_space();
@@ -127,11 +130,47 @@ class LayoutReader {
     layout_.dim_names.push_back(std::move(key));
     layout_.dim_sizes.push_back(size);
     layout_.dim_flexible.push_back(flexible ? 1 : 0);
-    return static_cast<int>(layout_.dim_names.size() - 1);
+    layout_.dim_min_of.emplace_back();
+    const int ix = static_cast<int>(layout_.dim_names.size() - 1);
+    if (peek() == '=') layout_.dim_min_of[ix] = read_min_rule(start, size >= 0 || flexible);
+    return ix;
   }
+
+  // "=min(m,n)" after a new output dimension's name: the input dims it is the smallest of.
+  std::vector<int> read_min_rule(std::size_t dim_start, bool not_plain) {
+    if (in_inputs() || not_plain) {
+      fail_at(dim_start, "a '=min(...)' rule needs a plain name in an output");
+    }
+    take();  // '='
+    skip_space();
+    if (s_.substr(pos_, 4) != "min(") fail("'min(' after '='");
+    pos_ += 4;
+    std::vector<int> of;
+    do {
+      if (!of.empty()) take();  // the ','
+      if (!is_name_start(peek())) fail("an input dimension name");
+      skip_space();
+      const std::size_t start = pos_;
+      while (pos_ < s_.size() && is_name_char(s_[pos_])) ++pos_;
+      const std::string_view name = s_.substr(start, pos_ - start);
+      int found = -1;
+      for (std::size_t i = 0; i < input_dims_; ++i) {
+        if (layout_.dim_names[i] == name) found = static_cast<int>(i);
+      }
+      if (found < 0 || layout_.dim_sizes[found] >= 0 || layout_.dim_flexible[found]) {
+        fail_at(start, "'" + std::string(name) + "' is not a named dimension of the inputs");
+      }
+      of.push_back(found);
+    } while (peek() == ',');
+    if (peek() != ')') fail("',' or ')'");
+    take();
+    return of;
+  }
+  bool in_inputs() const { return layout_.nin == 0; }
 
   std::string_view s_;
   std::size_t pos_ = 0;
+  std::size_t input_dims_ = 0;  // how many of dim_names the inputs named
   Layout layout_;
 };
 
@@ -141,6 +180,7 @@ Layout Layout::parse(std::string_view s) { return LayoutReader(s).read(); }
 
 std::string Layout::str() const {
   std::string out;
+  std::vector<char> seen(dim_names.size(), 0);
   for (int a = 0; a < nargs(); ++a) {
     out += a == nin ? "->" : (a > 0 ? "," : "");
     out += '(';
@@ -149,6 +189,14 @@ std::string Layout::str() const {
       const int ix = core_dim_ixs[core_offsets[a] + d];
       out += dim_names[ix];
       if (dim_flexible[ix]) out += '?';
+      if (!seen[ix] && ix < static_cast<int>(dim_min_of.size()) && !dim_min_of[ix].empty()) {
+        out += "=min(";
+        for (std::size_t i = 0; i < dim_min_of[ix].size(); ++i) {
+          out += (i ? "," : "") + dim_names[dim_min_of[ix][i]];
+        }
+        out += ')';
+      }
+      seen[ix] = 1;
     }
     out += ')';
   }

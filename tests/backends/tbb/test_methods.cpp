@@ -64,6 +64,21 @@ TEST(Accumulate, BlockedScanOfWholeNumbersIsExact) {
       same_bits(accumulate(rt, "t_plus", many, "parallel"), accumulate(rt, "t_plus", many, "cpu")));
 }
 
+// A broadcast input (stride 0 along the scanned axis) of few long lines: the blocked scan sized
+// its cache rounds by the input's bytes per block, 0 here, and divided by it (SIGFPE).
+TEST(Accumulate, BlockedScanOfStrideZeroInputMatchesCpu) {
+  auto& rt = runtime();
+  const Array one = random_array({1}, DType::float32, 15, -8, 8, true);
+  const Array line = one.broadcast_to({200'001});
+  ASSERT_EQ(line.strides()[0], 0);
+  EXPECT_TRUE(
+      same_bits(accumulate(rt, "t_plus", line, "parallel"), accumulate(rt, "t_plus", line, "cpu")));
+  const Array row = random_array({3}, DType::int32, 16, -100, 100, true);
+  const Array lines = row.broadcast_to({100'000, 3});  // three lines along a stride-0 axis 0
+  EXPECT_TRUE(same_bits(accumulate(rt, "t_plus", lines, "parallel"),
+                        accumulate(rt, "t_plus", lines, "cpu")));
+}
+
 // Integer adds wrap and are associative, and max is exact in any order: blocked scans of them
 // equal the cpu's bit for bit.
 TEST(Accumulate, BlockedScanOfIntegersAndMaxMatchesCpu) {

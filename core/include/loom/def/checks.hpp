@@ -214,7 +214,8 @@ constexpr bool fits() {
   } else if constexpr (K != check_kind::ufunc && drop_index<typename M::params>::indexed) {
     return false;
   } else if constexpr (K == check_kind::gufunc) {
-    if constexpr (std::tuple_size_v<Params> != S::nin + S::nout) {
+    if constexpr (std::tuple_size_v<Params> != S::nin + S::nout ||
+                  !std::is_void_v<typename M::result>) {
       return false;
     } else {
       return gu_params_ok<Params, Sig>(std::make_index_sequence<S::nin + S::nout>{});
@@ -468,13 +469,22 @@ constexpr bool say_member() {
     }
     return false;
   } else {
-    constexpr bool result_ok = K == check_kind::gufunc || S::multi ||
-                               std::is_same_v<std::remove_cvref_t<typename M::result>,
-                                              std::tuple_element_t<S::nin, typename S::all>>;
-    LOOM_DEF_SAY(K, result_ok,
-                 "the functor's operator() returns another type than the signature's output; "
-                 "return exactly that type (e.g. `T operator()(T x) const`): loom does not "
-                 "convert results");
+    // A gufunc writes its outputs through its parameters: a returned value would be dropped.
+    constexpr bool result_ok =
+        K == check_kind::gufunc
+            ? std::is_void_v<typename M::result>
+            : S::multi || std::is_same_v<std::remove_cvref_t<typename M::result>,
+                                         std::tuple_element_t<S::nin, typename S::all>>;
+    if constexpr (K == check_kind::gufunc) {
+      LOOM_DEF_SAY(K, result_ok,
+                   "the functor's operator() returns a value, which the loop would drop; return "
+                   "void and write the result into the output parameter (View<T, N> or T&)");
+    } else {
+      LOOM_DEF_SAY(K, result_ok,
+                   "the functor's operator() returns another type than the signature's output; "
+                   "return exactly that type (e.g. `T operator()(T x) const`): loom does not "
+                   "convert results");
+    }
     const bool params_ok = say_params<K, Params, Sig>(std::make_index_sequence<n>{});
     return M::is_const && result_ok && params_ok;
   }
