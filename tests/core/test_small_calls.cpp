@@ -30,7 +30,9 @@ TEST(SmallCalls, SmallHostArraysAre64ByteAlignedAndWritable) {
     Array a = empty({n});
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % 64, 0u) << n;
     for (std::int64_t i = 0; i < n; ++i) a.data<double>()[i] = static_cast<double>(i);
-    if (n > 0) EXPECT_EQ(a.data<double>()[n - 1], static_cast<double>(n - 1));
+    if (n > 0) {
+      EXPECT_EQ(a.data<double>()[n - 1], static_cast<double>(n - 1));
+    }
   }
 }
 

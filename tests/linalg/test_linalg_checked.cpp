@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <complex>
 #include <cstring>
 #include <optional>
@@ -191,7 +192,7 @@ TEST_P(Checked, SvdvalsOfANonFiniteInstanceIsLinAlgError) {
   const auto& rt = runtime();
   EXPECT_EQ(values(rt, la::svdvals(rt, on(good_batch(4)), opt())),
             plain("svdvals", {on(good_batch(4))}));
-  for (double bad : {std::nan(""), INFINITY}) {
+  for (double bad : {std::nan(""), std::numeric_limits<double>::infinity()}) {
     Array h = good_batch(4);
     h.at<double>(2, 1, 3, 0) = bad;
     const Array a = on(h);
