@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <limits>
 #include <complex>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
