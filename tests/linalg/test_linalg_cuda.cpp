@@ -322,15 +322,16 @@ TEST_P(LinalgCuda, QrReconstructsAndSvdvalsLikeCpu) {
             << where << " svdvals " << m << "x" << n << " element " << i;
     }
   }
-  // Outputs of another size than min(m, n): NaN, as the host.
+  // Outputs of another size than k = min(m, n): a ShapeError naming the shape, as on the host
+  // (issue 28; the outputs were all-NaN before), and the outputs left as they were.
   const Array a = matrices(g, 1, 4, 3, dt(), 1).reshape({4, 3});
-  Array q = loom::empty({4, 2}, dt()), r = loom::empty({2, 3}, dt());
-  on("cuda", "qr", {a}, {q, r});
-  for (auto z : vals(q)) EXPECT_TRUE(std::isnan(z.real()));
-  for (auto z : vals(r)) EXPECT_TRUE(std::isnan(z.real()));
-  Array s = loom::empty({2}, real_of(dt()));
-  on("cuda", "svdvals", {a}, {s});
-  for (auto z : vals(s)) EXPECT_TRUE(std::isnan(z.real()));
+  Array q = loom::full({4, 2}, 7.0).astype(dt()), r = loom::full({2, 3}, 7.0).astype(dt());
+  EXPECT_THROW(on("cuda", "qr", {a}, {q, r}), loom::ShapeError);
+  for (auto z : vals(q)) EXPECT_EQ(z, C(7));
+  for (auto z : vals(r)) EXPECT_EQ(z, C(7));
+  Array s = loom::full({2}, 7.0).astype(real_of(dt()));
+  EXPECT_THROW(on("cuda", "svdvals", {a}, {s}), loom::ShapeError);
+  for (auto z : vals(s)) EXPECT_EQ(z, C(7));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, LinalgCuda,
