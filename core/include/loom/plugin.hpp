@@ -12,7 +12,7 @@ namespace loom {
 
 // Bump whenever PluginInfo, Backend, the call structs, OpDesc, KernelDesc or the loop ABIs
 // change.
-inline constexpr std::uint32_t kAbiVersion = 8;
+inline constexpr std::uint32_t kAbiVersion = 9;
 
 struct PluginInfo {
   std::uint32_t abi_version;  // must stay first

@@ -122,6 +122,19 @@ LOOM_HD detail::kernel_params<F> unpack_args(const KernelArg* args, std::index_s
   return Params{detail::kernel_param_traits<std::tuple_element_t<I, Params>>::get(args[I])...};
 }
 
+// A checked launch's instantiation: every View argument points at the thread's (or the host
+// loop's) ViewCheck; scalars are left alone.
+template <class P>
+LOOM_HD void set_check(P&, loom::detail::ViewCheck*) {}
+template <class E, int N>
+LOOM_HD void set_check(View<E, N>& v, loom::detail::ViewCheck* c) {
+  v.check = c;
+}
+template <class Params, std::size_t... I>
+LOOM_HD void set_checks(Params& p, loom::detail::ViewCheck* c, std::index_sequence<I...>) {
+  (set_check(std::get<I>(p), c), ...);
+}
+
 // Calls f(ctx, args...): ctx is the ThreadCtx, or a BlockCtx made from it for a block kernel.
 template <class F, class Params, std::size_t... I>
 LOOM_HD void invoke_unpacked(const F& f, const ThreadCtx& t, const Params& p,
