@@ -145,7 +145,10 @@ struct HostKernel {
                         static_cast<unsigned>(b / (gx * gy)));
       if constexpr (Checked) note(t.blockIdx, vc.block);
       if (c.fibers || uses_syncthreads<F>()) {
-        Block blk{&f, &c, &p, t};
+        // The fibers get a copy: p's address stays in this function, so that the compiler
+        // knows the fast loops' Views keep a null check (and folds the test away).
+        const Params pf = p;
+        Block blk{&f, &c, &pf, t};
         loom::detail::run_block_fibers(c.threads.count(), &fiber_body<Checked>, &blk, t.blockIdx,
                                        c.stack_bytes, uses_syncthreads<F>());
       } else if constexpr (is_block_kernel<F>()) {  // each_thread loops over the threads
