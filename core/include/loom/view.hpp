@@ -19,6 +19,14 @@
 #endif
 #endif
 
+// View's accessors are inlined into every loop, also the fast one whose check the compiler then
+// folds away: left to its heuristics, GCC kept a 2-d operator() (with its check) out of line.
+#if defined(__CUDACC__)
+#define LOOM_VIEW_INLINE __forceinline__
+#else
+#define LOOM_VIEW_INLINE [[gnu::always_inline]] inline
+#endif
+
 namespace loom {
 
 namespace detail {
@@ -48,9 +56,11 @@ struct ViewCheck {
   alignas(16) unsigned char scratch[32] = {};
 };
 
-// Host side of view_check_failed: claims the record (std::atomic_ref, core/src/ops/kernel.cpp).
-void view_check_record(ViewCheck* c, const void* view, int axis, std::int64_t index,
-                       std::int64_t size, int ndim);
+// Host side of a checked View's bad access (core/src/ops/kernel.cpp, out of line and cold, so that
+// View::operator() stays small enough to inline into the fast loops): claims the record if this is
+// the launch's first bad access (std::atomic_ref) and returns the thread's scratch slot, zeroed.
+[[gnu::cold]] void* view_check_host(ViewCheck* c, const void* view, int axis, std::int64_t index,
+                                    std::int64_t size, int ndim);
 
 // A checked View's bad access: records it if it is the launch's first, then returns the thread's
 // scratch slot zeroed, so that a read gets 0 and a write lands nowhere that matters.
@@ -72,11 +82,11 @@ LOOM_HD inline void* view_check_failed(ViewCheck* c, const void* view, int axis,
       r->thread[k] = c->thread[k];
     }
   }
-#else
-  view_check_record(c, view, axis, index, size, ndim);
-#endif
   for (auto& b : c->scratch) b = 0;
   return c->scratch;
+#else
+  return view_check_host(c, view, axis, index, size, ndim);
+#endif
 }
 }  // namespace detail
 
@@ -91,7 +101,7 @@ struct View {
 
   LOOM_HD std::int64_t size(int axis = 0) const { return shape[axis]; }
   template <class... I>
-  LOOM_HD T& operator()(I... idx) const {
+  LOOM_VIEW_INLINE LOOM_HD T& operator()(I... idx) const {
     static_assert(sizeof...(I) == N, "View: one index per dimension");
     const std::int64_t ix[] = {static_cast<std::int64_t>(idx)..., 0};
     std::int64_t off = 0;
@@ -112,7 +122,7 @@ struct View {
     return *reinterpret_cast<T*>(reinterpret_cast<B*>(data) + off);
   }
   // The view of row i (drops the first axis).
-  LOOM_HD View<T, N - 1> operator[](std::int64_t i) const {
+  LOOM_VIEW_INLINE LOOM_HD View<T, N - 1> operator[](std::int64_t i) const {
     static_assert(N > 0);
     View<T, N - 1> v;
     v.check = check;

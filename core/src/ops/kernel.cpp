@@ -129,13 +129,14 @@ void view_index_error(const void* base, int axis, std::int64_t index, std::int64
   throw IndexError(index_message(index, axis, extent, ndim));
 }
 
-void view_check_record(ViewCheck* c, const void* view, int axis, std::int64_t index,
-                       std::int64_t size, int ndim) {
+void* view_check_host(ViewCheck* c, const void* view, int axis, std::int64_t index,
+                      std::int64_t size, int ndim) {
+  for (auto& b : c->scratch) b = 0;
   CheckRecord* r = c->record;
   // parallel runs blocks on several OS threads: the first failing access claims the record, and
   // the launch reads it only after every block has finished.
   unsigned expected = 0;
-  if (!std::atomic_ref<unsigned>(r->flag).compare_exchange_strong(expected, 1u)) return;
+  if (!std::atomic_ref<unsigned>(r->flag).compare_exchange_strong(expected, 1u)) return c->scratch;
   r->axis = axis;
   r->ndim = ndim;
   const auto v = reinterpret_cast<std::uintptr_t>(view),
@@ -148,6 +149,7 @@ void view_check_record(ViewCheck* c, const void* view, int axis, std::int64_t in
     r->block[k] = c->block[k];
     r->thread[k] = c->thread[k];
   }
+  return c->scratch;
 }
 
 std::string checked_access_error(const KernelCall& c, const CheckRecord& r) {

@@ -58,7 +58,7 @@ struct HostKernel {
         set_checks(p, &vc);
         invoke_unpacked(*b.f, t, p, Seq{}, b.call);
       } else {
-        invoke_unpacked(*b.f, t, *b.params, Seq{}, b.call);
+        invoke_as<false>(*b.f, t, *b.params, Seq{}, b.call);
       }
     } catch (const IndexError&) {
       loom::detail::kernel_thread_failed(b.call, t);
@@ -79,7 +79,7 @@ struct HostKernel {
           u.threadIdx = Dim3(x, y, z);
           if constexpr (Checked) note(u.threadIdx, t.check->thread);
           try {
-            invoke_unpacked(f, u, p, Seq{});
+            invoke_as<Checked>(f, u, p, Seq{});
           } catch (const IndexError&) {
             loom::detail::kernel_thread_failed(&c, u);
           }
@@ -145,17 +145,14 @@ struct HostKernel {
                         static_cast<unsigned>(b / (gx * gy)));
       if constexpr (Checked) note(t.blockIdx, vc.block);
       if (c.fibers || uses_syncthreads<F>()) {
-        // The fibers get a copy: p's address stays in this function, so that the compiler
-        // knows the fast loops' Views keep a null check (and folds the test away).
-        const Params pf = p;
-        Block blk{&f, &c, &pf, t};
+        Block blk{&f, &c, &p, t};
         loom::detail::run_block_fibers(c.threads.count(), &fiber_body<Checked>, &blk, t.blockIdx,
                                        c.stack_bytes, uses_syncthreads<F>());
       } else if constexpr (is_block_kernel<F>()) {  // each_thread loops over the threads
         if (unit) {
-          invoke_unpacked(f, t, q, Seq{}, &c);
+          invoke_as<Checked>(f, t, q, Seq{}, &c);
         } else {
-          invoke_unpacked(f, t, p, Seq{}, &c);
+          invoke_as<Checked>(f, t, p, Seq{}, &c);
         }
       } else if (unit) {
         thread_loop<Checked>(f, t, q, c);

@@ -147,6 +147,34 @@ LOOM_HD void invoke_unpacked(const F& f, const ThreadCtx& t, const Params& p,
   }
 }
 
+// The fast instantiation's argument: a copy whose check is a null written at the call, which the
+// compiler folds before it vectorizes the loop around it (a null stored further away, in the
+// unpacked tuple, was folded too late and left the add_kernel thread loop scalar).
+template <class P>
+LOOM_HD P unchecked(P v) {
+  if constexpr (requires { v.check; }) v.check = nullptr;
+  return v;
+}
+
+// invoke_unpacked for one instantiation: the checked one passes the Views as they are (each
+// pointing at its ViewCheck), the fast one passes copies with a literal null check.
+template <bool Checked, class F, class Params, std::size_t... I>
+LOOM_HD void invoke_as(const F& f, const ThreadCtx& t, const Params& p,
+                       std::index_sequence<I...> seq, const void* call = nullptr) {
+  if constexpr (Checked) {
+    invoke_unpacked(f, t, p, seq, call);
+  } else {
+    ThreadCtx u = t;
+    u.check = nullptr;
+    if constexpr (detail::is_block_kernel<F>()) {
+      f(BlockCtx(u, call), unchecked(std::get<I>(p))...);
+    } else {
+      (void)call;
+      f(u, unchecked(std::get<I>(p))...);
+    }
+  }
+}
+
 // Calls f(t, args...) with each KernelArg unpacked as F's parameter wants it.
 template <class F, std::size_t... I>
 LOOM_HD void invoke_kernel(const F& f, const ThreadCtx& t, const KernelArg* args,
