@@ -492,6 +492,14 @@ const TriggerSet general = {
            .kernel("cat_read_past_end")
            .launch({.blocks = 1, .threads = 16, .target = "cpu"}, zeros({10}, DType::float32), out);
      }},
+    {"E-INDEX-VIEW-CHECKED",
+     [] {
+       Array out = zeros({10}, DType::float32);
+       kernel_rt()
+           .kernel("cat_read_past_end")
+           .launch({.blocks = 1, .threads = 16, .checked = true, .target = "cpu"},
+                   zeros({10}, DType::float32), out);
+     }},
     // DeviceError (host side: fake device arrays are enough)
     {"E-DEVICE-HOST-ALLOC", [] { empty({std::int64_t{1} << 58}, DType::uint8); }},
     {"E-DEVICE-NEEDS-HOST", [] { fake_device({2}).to_vector<double>(); }},

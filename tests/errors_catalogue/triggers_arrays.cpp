@@ -56,6 +56,11 @@ const TriggerSet array_triggers = {
        ScopedEnv env("LOOM_TRANSFER_GUARD", "sometimes");
        Runtime r(RuntimeOptions{.plugin_path = {kSerialDir}, .use_default_path = false});
      }},
+    {"E-VALUE-CHECKED-ENV",
+     [] {
+       ScopedEnv env("LOOM_CHECKED", "yes");
+       Runtime r(RuntimeOptions{.plugin_path = {kSerialDir}, .use_default_path = false});
+     }},
     {"E-DEVICE-TRANSFER-GUARD",
      [] {
        need_gpu();

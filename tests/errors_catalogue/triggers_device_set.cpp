@@ -130,6 +130,14 @@ const TriggerSet device_sets = {
            .kernel("square_kernel")
            .launch({.blocks = 1, .threads = 4, .target = "multidev:all"}, d, d);
      }},
+    {"E-DEVICE-SET-KERNEL-CHECKED",
+     [] {
+       const Array x = zeros({4});
+       Array y = zeros({4});
+       set_rt()
+           .kernel("square_kernel")
+           .launch({.blocks = 1, .threads = 4, .checked = true, .target = "multidev:all"}, x, y);
+     }},
     {"E-DEVICE-SET-KERNEL-OVERLAP",
      [] {
        const Array a = zeros({8});

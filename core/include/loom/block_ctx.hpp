@@ -72,6 +72,7 @@ struct BlockCtx {
         t.threadIdx = Dim3(0, 0, 0);
         for (unsigned x = 0; x < blockDim.x; ++x) {
           t.threadIdx.x = x;
+          note_thread(t);
           f(t);
         }
       } else {
@@ -79,6 +80,7 @@ struct BlockCtx {
           for (unsigned y = 0; y < blockDim.y; ++y) {
             for (unsigned x = 0; x < blockDim.x; ++x) {
               t.threadIdx = Dim3(x, y, z);
+              note_thread(t);
               f(t);
             }
           }
@@ -111,6 +113,7 @@ struct BlockCtx {
         t.threadIdx = Dim3(0, 0, 0);
         for (std::int64_t x = 0; x < n; ++x) {
           t.threadIdx.x = static_cast<unsigned>(x);
+          note_thread(t);
           f(t);
         }
       } else {
@@ -118,6 +121,7 @@ struct BlockCtx {
         for (std::int64_t r = 0; r < n; ++r) {
           t.threadIdx = Dim3(static_cast<unsigned>(r % bx), static_cast<unsigned>(r / bx % by),
                              static_cast<unsigned>(r / (bx * by)));
+          note_thread(t);
           f(t);
         }
       }
@@ -165,6 +169,16 @@ struct BlockCtx {
       : blockIdx(t.blockIdx), blockDim(t.blockDim), gridDim(t.gridDim), t_(t), call_(call) {}
 
  private:
+  // A checked launch: the host loops above run a block's threads on one check, so it is told
+  // which thread accesses now (a checked View records that thread). Null in the fast loop.
+  static void note_thread(const ThreadCtx& t) {
+    if (t.check) [[unlikely]] {
+      t.check->thread[0] = t.threadIdx.x;
+      t.check->thread[1] = t.threadIdx.y;
+      t.check->thread[2] = t.threadIdx.z;
+    }
+  }
+
   ThreadCtx t_;
   const void* call_;
 };

@@ -106,6 +106,10 @@ struct KernelCall {
   // Device loop: fill in and check the automatic configuration for `device`, launch nothing (a
   // device set's grid is fixed once, then split).
   bool configure_only = false;
+  // A checked launch (LaunchConfig::checked, LOOM_CHECKED=1): the loops run their checked
+  // instantiation and record the first out-of-bounds View access here (host memory on host
+  // targets, device memory on cuda); null for the fast instantiation.
+  detail::CheckRecord* check = nullptr;
 };
 
 // The blocks a host backend runs for `c`, as linear indices (x fastest): every block, or a

@@ -12,8 +12,9 @@ namespace loom {
 
 // Bump whenever PluginInfo, Backend, the call structs, OpDesc, KernelDesc or the loop ABIs
 // change.
-inline constexpr std::uint32_t kAbiVersion =
-    9;  // 9: element indices (LoopImpl::host_index, index_base)
+// 9: element indices (LoopImpl::host_index, index_base); 10: checked launches (KernelCall::check,
+// View::check, ThreadCtx::check).
+inline constexpr std::uint32_t kAbiVersion = 10;
 
 struct PluginInfo {
   std::uint32_t abi_version;  // must stay first

@@ -202,6 +202,11 @@ struct LaunchConfig {
   // Host targets: run each block's threads as fibers whatever the kernel's own path (its
   // KernelOverload::host_path). The general path, slow; for checking a fast path against it.
   bool host_fibers = false;
+  // Run the kernel's checked instantiation (Numba's debug=True), on every target: each View
+  // access is bounds-checked, a bad one reads 0 or writes nothing, and the launch's first raises
+  // IndexError naming the argument, index, axis, block and thread. LOOM_CHECKED=1 in the
+  // environment checks every launch of a Runtime (docs/kernels.md, "Checked launches").
+  bool checked = false;
   std::string target{};  // "" = the runtime's default
   Stream stream{};
 };
@@ -416,6 +421,9 @@ class Runtime {
   TransferCounts transfer_counts(const std::string& target = "cuda") const;
   void reset_transfer_counts();          // every device
   TransferGuard transfer_guard() const;  // allow or disallow, after LOOM_TRANSFER_GUARD
+  // LOOM_CHECKED=1 when the Runtime was made: every kernel launch is checked
+  // (LaunchConfig::checked; docs/kernels.md, "Checked launches").
+  bool checked_launches() const;
   Array empty_like(const Array& a, const Stream& s = {}) const;  // same device as a
   // dst[...] = src[...] (cast, broadcast) between any two memories.
   void copy_to(const Array& src, const Array& dst, const Stream& s = {}) const;

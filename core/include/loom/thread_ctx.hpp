@@ -62,6 +62,8 @@ struct ThreadCtx {
   void* shared_mem = nullptr;  // the block's dynamic shared memory (LaunchConfig::shared_bytes)
   std::size_t shared_bytes = 0;
   detail::BlockSync* sync = nullptr;  // host targets, kernels that declare uses_syncthreads
+  // A checked launch: this thread's check, given to the shared-memory Views it makes (view.hpp).
+  detail::ViewCheck* check = nullptr;
 
   // Numba's cuda.grid(n): the thread's absolute index in the grid; int64 for N == 1.
   template <int N = 1>
@@ -221,6 +223,7 @@ struct ThreadCtx {
     if (want > shared_bytes) detail::shared_overflow(want, shared_bytes);
 #endif
     View<T, 1> v;
+    v.check = check;
     v.data = reinterpret_cast<T*>(static_cast<unsigned char*>(shared_mem) + byte_offset);
     v.shape[0] = n;
     v.strides[0] = sizeof(T);
@@ -288,6 +291,7 @@ struct ThreadCtx {
     if (want > shared_bytes) detail::shared_overflow(want, shared_bytes);
 #endif
     View<T, N> v;
+    v.check = check;
     v.data = reinterpret_cast<T*>(static_cast<unsigned char*>(shared_mem) + byte_offset);
     std::int64_t stride = sizeof(T);
     for (int k = N - 1; k >= 0; --k) {

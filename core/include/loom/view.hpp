@@ -1,8 +1,11 @@
 // View<T, N>: what a gufunc or kernel functor sees of one array argument — a pointer, N sizes and
 // N byte strides, indexable with N integers. Trivially copyable, usable in host and device code.
 // Host code built with LOOM_BOUNDS_CHECK (the default when NDEBUG is not defined) checks every
-// index against the shape and throws IndexError; device code never checks.
+// index against the shape and throws IndexError. A checked kernel launch (LaunchConfig::checked,
+// LOOM_CHECKED=1) gives its Views a ViewCheck on every target, device code included: a bad index is
+// recorded once per launch and reads zero or writes nowhere (docs/kernels.md, "Checked launches").
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -16,12 +19,75 @@
 #endif
 #endif
 
+// View's accessors are inlined into every loop, also the fast one whose check the compiler then
+// folds away: left to its heuristics, GCC kept a 2-d operator() (with its check) out of line.
+#if defined(__CUDACC__)
+#define LOOM_VIEW_INLINE __forceinline__
+#else
+#define LOOM_VIEW_INLINE [[gnu::always_inline]] inline
+#endif
+
 namespace loom {
 
 namespace detail {
 // `base` is the View's data pointer: a kernel's host loop names the argument it belongs to.
 [[noreturn]] void view_index_error(const void* base, int axis, std::int64_t index,
                                    std::int64_t extent, int ndim);
+
+// A checked launch's error record: the first out-of-bounds View access of the launch. Host memory
+// on host targets, a device buffer on cuda, read by the core after the launch. Plain data so that
+// both sides agree on its bytes; flag is claimed once (atomically) by the first failing access.
+struct CheckRecord {
+  unsigned flag = 0;  // 0 until an access fails
+  int axis = 0, ndim = 0;
+  int shared = 0;  // the View lies in the block's dynamic shared memory
+  std::int64_t index = 0, size = 0;
+  const void* view = nullptr;  // the failing View's data pointer: names the argument
+  unsigned block[3] = {}, thread[3] = {};
+};
+
+// What a checked View points at: the launch's record, the thread that accesses (kept current by
+// the checked loops), its block's shared memory, and the slot a bad access gets instead of memory.
+struct ViewCheck {
+  CheckRecord* record = nullptr;
+  unsigned block[3] = {}, thread[3] = {};
+  const void* shared_mem = nullptr;
+  std::size_t shared_bytes = 0;
+  alignas(16) unsigned char scratch[32] = {};
+};
+
+// Host side of a checked View's bad access (core/src/ops/kernel.cpp, out of line and cold, so that
+// View::operator() stays small enough to inline into the fast loops): claims the record if this is
+// the launch's first bad access (std::atomic_ref) and returns the thread's scratch slot, zeroed.
+[[gnu::cold]] void* view_check_host(ViewCheck* c, const void* view, int axis, std::int64_t index,
+                                    std::int64_t size, int ndim);
+
+// A checked View's bad access: records it if it is the launch's first, then returns the thread's
+// scratch slot zeroed, so that a read gets 0 and a write lands nowhere that matters.
+LOOM_HD inline void* view_check_failed(ViewCheck* c, const void* view, int axis, std::int64_t index,
+                                       std::int64_t size, int ndim) {
+#if defined(__CUDA_ARCH__)
+  CheckRecord* r = c->record;
+  if (atomicCAS(&r->flag, 0u, 1u) == 0u) {
+    r->axis = axis;
+    r->ndim = ndim;
+    const auto v = reinterpret_cast<const unsigned char*>(view),
+               sh = static_cast<const unsigned char*>(c->shared_mem);
+    r->shared = sh && v >= sh && v < sh + c->shared_bytes;
+    r->index = index;
+    r->size = size;
+    r->view = view;
+    for (int k = 0; k < 3; ++k) {
+      r->block[k] = c->block[k];
+      r->thread[k] = c->thread[k];
+    }
+  }
+  for (auto& b : c->scratch) b = 0;
+  return c->scratch;
+#else
+  return view_check_host(c, view, axis, index, size, ndim);
+#endif
+}
 }  // namespace detail
 
 template <class T, int N = 1>
@@ -29,13 +95,24 @@ struct View {
   T* data = nullptr;
   std::int64_t shape[N > 0 ? N : 1] = {};
   std::int64_t strides[N > 0 ? N : 1] = {};  // in bytes
+  // Set only by a checked launch (a second instantiation of the kernel's loop): null here
+  // otherwise, a constant the compiler folds when it inlines the kernel into the fast loop.
+  detail::ViewCheck* check = nullptr;
 
   LOOM_HD std::int64_t size(int axis = 0) const { return shape[axis]; }
   template <class... I>
-  LOOM_HD T& operator()(I... idx) const {
+  LOOM_VIEW_INLINE LOOM_HD T& operator()(I... idx) const {
     static_assert(sizeof...(I) == N, "View: one index per dimension");
     const std::int64_t ix[] = {static_cast<std::int64_t>(idx)..., 0};
     std::int64_t off = 0;
+    if (check) [[unlikely]] {
+      static_assert(sizeof(T) <= sizeof(check->scratch), "View: element larger than the scratch");
+      for (int k = 0; k < N; ++k) {
+        if (ix[k] < 0 || ix[k] >= shape[k]) {
+          return *static_cast<T*>(detail::view_check_failed(check, data, k, ix[k], shape[k], N));
+        }
+      }
+    }
 #if LOOM_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
     for (int k = 0; k < N; ++k)
       if (ix[k] < 0 || ix[k] >= shape[k]) detail::view_index_error(data, k, ix[k], shape[k], N);
@@ -45,12 +122,19 @@ struct View {
     return *reinterpret_cast<T*>(reinterpret_cast<B*>(data) + off);
   }
   // The view of row i (drops the first axis).
-  LOOM_HD View<T, N - 1> operator[](std::int64_t i) const {
+  LOOM_VIEW_INLINE LOOM_HD View<T, N - 1> operator[](std::int64_t i) const {
     static_assert(N > 0);
+    View<T, N - 1> v;
+    v.check = check;
+    if (check && (i < 0 || i >= shape[0])) [[unlikely]] {
+      // A bad row: a view of the scratch slot with empty axes, so its accesses read 0 / write
+      // nowhere (and a 0-d view reads the slot itself).
+      v.data = static_cast<T*>(detail::view_check_failed(check, data, 0, i, shape[0], N));
+      return v;
+    }
 #if LOOM_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
     if (i < 0 || i >= shape[0]) detail::view_index_error(data, 0, i, shape[0], N);
 #endif
-    View<T, N - 1> v;
     using B = std::conditional_t<std::is_const_v<T>, const char, char>;
     v.data = reinterpret_cast<T*>(reinterpret_cast<B*>(data) + i * strides[0]);
     for (int k = 1; k < N; ++k) {

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <string>
 
-#include "runtime/call_common.hpp"
-#include "runtime/device_set.hpp"
 #include "calls/kernel_launch.hpp"
 #include "kernels/kernel_watchdog.hpp"
 #include "loom/aliasing.hpp"
@@ -13,9 +11,12 @@
 #include "loom/kernel_host.hpp"
 #include "loom/launch_shape.hpp"
 #include "loom/runtime.hpp"
-#include "plugins/plugin_search.hpp"
-#include "runtime/runtime_impl.hpp"
+#include "ops/kernel_check.hpp"
 #include "ops/suggest.hpp"
+#include "plugins/plugin_search.hpp"
+#include "runtime/call_common.hpp"
+#include "runtime/device_set.hpp"
+#include "runtime/runtime_impl.hpp"
 
 namespace loom {
 namespace detail {
@@ -270,9 +271,31 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
     }
     detail::place_array_arg(a, p.ndim, call.args[i]);
   }
+  // A checked launch's error record: a local on host targets; on a device a zeroed buffer of
+  // its own, read back after the launch, which makes a checked launch synchronous there.
+  const bool checked = cfg.checked || rt_->checked_launches();
+  detail::CheckRecord record;
+  Array device_record;
+  if (checked && t.on_device()) {
+    device_record =
+        rt_->zeros({static_cast<std::int64_t>(sizeof record)}, DType::uint8, t.name, cfg.stream);
+    call.check = reinterpret_cast<detail::CheckRecord*>(device_record.data());
+  } else if (checked) {
+    call.check = &record;
+  }
   detail::run_kernel_on(t, call);
   for (auto& [d, host] : copy_back) rt_->copy_to(d, *host, cfg.stream);
-  if (t.on_device() && !t.device_mode) t.backend->synchronize(t.device, call.stream);
+  if (checked && t.on_device()) {
+    Array host = loom::empty({static_cast<std::int64_t>(sizeof record)}, DType::uint8);
+    rt_->copy_to(device_record, host, cfg.stream);
+    t.backend->synchronize(t.device, call.stream);
+    std::memcpy(&record, host.data(), sizeof record);
+  } else if (t.on_device() && !t.device_mode) {
+    t.backend->synchronize(t.device, call.stream);
+  }
+  if (record.flag != 0) {
+    throw IndexError("kernel '" + call.name + "': " + detail::checked_access_error(call, record));
+  }
 }
 
 Kernel Runtime::kernel(const std::string& name) const {

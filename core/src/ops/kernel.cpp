@@ -2,10 +2,12 @@
 // kernel parts (View, ThreadCtx) raise on the host.
 #include "loom/kernel.hpp"
 
+#include <atomic>
 #include <cstdint>
 
 #include "loom/block_ctx.hpp"
 #include "loom/error.hpp"
+#include "ops/kernel_check.hpp"
 
 namespace loom {
 
@@ -114,12 +116,47 @@ void kernel_thread_failed(const void* call, const ThreadCtx& t) {
   }
 }
 
+namespace {
+std::string index_message(std::int64_t index, int axis, std::int64_t extent, int ndim) {
+  return "index " + std::to_string(index) + " is out of bounds for axis " + std::to_string(axis) +
+         " with size " + std::to_string(extent) + " (a " + std::to_string(ndim) + "-d View)";
+}
+}  // namespace
+
 void view_index_error(const void* base, int axis, std::int64_t index, std::int64_t extent,
                       int ndim) {
   failed_view = base;
-  throw IndexError("index " + std::to_string(index) + " is out of bounds for axis " +
-                   std::to_string(axis) + " with size " + std::to_string(extent) + " (a " +
-                   std::to_string(ndim) + "-d View)");
+  throw IndexError(index_message(index, axis, extent, ndim));
+}
+
+void* view_check_host(ViewCheck* c, const void* view, int axis, std::int64_t index,
+                      std::int64_t size, int ndim) {
+  for (auto& b : c->scratch) b = 0;
+  CheckRecord* r = c->record;
+  // parallel runs blocks on several OS threads: the first failing access claims the record, and
+  // the launch reads it only after every block has finished.
+  unsigned expected = 0;
+  if (!std::atomic_ref<unsigned>(r->flag).compare_exchange_strong(expected, 1u)) return c->scratch;
+  r->axis = axis;
+  r->ndim = ndim;
+  const auto v = reinterpret_cast<std::uintptr_t>(view),
+             sh = reinterpret_cast<std::uintptr_t>(c->shared_mem);
+  r->shared = c->shared_mem && v >= sh && v < sh + c->shared_bytes;
+  r->index = index;
+  r->size = size;
+  r->view = view;
+  for (int k = 0; k < 3; ++k) {
+    r->block[k] = c->block[k];
+    r->thread[k] = c->thread[k];
+  }
+  return c->scratch;
+}
+
+std::string checked_access_error(const KernelCall& c, const CheckRecord& r) {
+  const Dim3 b(r.block[0], r.block[1], r.block[2]), t(r.thread[0], r.thread[1], r.thread[2]);
+  const std::string owner = r.shared ? "a View of the block's shared memory" : owner_of(c, r.view);
+  return owner + " in block " + dim_str(b) + ", thread " + dim_str(t) + ": " +
+         index_message(r.index, r.axis, r.size, r.ndim);
 }
 
 void sync_undeclared() {

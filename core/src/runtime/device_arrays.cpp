@@ -70,6 +70,8 @@ void Runtime::reset_transfer_counts() {
 
 TransferGuard Runtime::transfer_guard() const { return impl_->transfer_guard; }
 
+bool Runtime::checked_launches() const { return impl_->checked_launches; }
+
 std::pair<Backend*, int> Runtime::backend_of(const Array& a) const {
   const Device d = a.device();
   if (d.is_host()) throw DeviceError("backend_of: " + a.str() + " is a host array");

@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <thread>
 
-#include "runtime/device_set.hpp"
 #include "loom/error.hpp"
 #include "loom/plugin_file.hpp"
-#include "plugins/plugin_search.hpp"
-#include "runtime/runtime_impl.hpp"
 #include "ops/suggest.hpp"
+#include "plugins/plugin_search.hpp"
+#include "runtime/device_set.hpp"
+#include "runtime/runtime_impl.hpp"
 
 namespace loom {
 
@@ -83,6 +83,19 @@ TransferGuard env_transfer_guard() {
                    "copied implicitly) or disallow (they are an error)");
 }
 
+// LOOM_CHECKED: 1 checks every kernel launch, 0 or unset none; anything else is a mistake worth
+// saying (a silent "yes" that checks nothing would hide the bug being hunted).
+bool env_checked() {
+  const char* s = std::getenv("LOOM_CHECKED");
+  if (!s || !*s) return false;
+  const std::string v = s;
+  if (v == "1") return true;
+  if (v == "0") return false;
+  throw ValueError("LOOM_CHECKED='" + v +
+                   "' is not 0 or 1; give 1 to run every kernel launch checked (View accesses " +
+                   "bounds-checked, an IndexError after the launch) or 0 for none");
+}
+
 // Targets loom knows about even when their backend library is absent, with that library's name.
 constexpr std::pair<const char*, const char*> kWellKnown[] = {
     {"cpu", "libloom_serial.so"}, {"parallel", "libloom_tbb.so"}, {"cuda", "libloom_cuda.so"}};
@@ -100,6 +113,7 @@ Runtime::Runtime(RuntimeOptions options)
   impl_->transfer_guard = options.transfer_guard == TransferGuard::from_env
                               ? env_transfer_guard()
                               : options.transfer_guard;
+  impl_->checked_launches = env_checked();
   search_path_ = options.plugin_path;
   std::string own_dir;  // loom's own plugin folder, when searched
   if (options.use_default_path) {

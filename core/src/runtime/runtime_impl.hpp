@@ -22,6 +22,7 @@ struct Runtime::Impl {
   std::vector<std::unique_ptr<Collectives>> collectives;  // one a backend target at most
   int num_threads = 0;
   TransferGuard transfer_guard = TransferGuard::allow;
+  bool checked_launches = false;  // LOOM_CHECKED, read once by the constructor
   std::mutex transfers_mutex;  // apart from `mutex`: counted inside calls that may hold it
   std::map<int, TransferCounts> transfers;  // by device index
   // Op and kernel names that libraries refused at merge time registered (by path), so that a

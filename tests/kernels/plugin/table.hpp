@@ -533,12 +533,44 @@ struct GridStrideHitsBlock {
   }
 };
 
+// The classic missing `if (i < n)`: a grid wider than the arrays reads x[i] and writes out[i]
+// past their ends. Checked launches (tests/kernels/test_checked.cpp) must record the first and
+// touch nothing past either array.
+struct MissingGuard {
+  LOOM_HD void operator()(const loom::ThreadCtx& t, loom::View<const float> x,
+                          loom::View<float> out) const {
+    const std::int64_t i = t.grid();
+    out(i) = x(i) + 1.0f;
+  }
+};
+
+// Guarded reads, a shifted write: out[i + 1] = x[i] writes out[n] in the last thread.
+struct ShiftedWrite {
+  LOOM_HD void operator()(const loom::ThreadCtx& t, loom::View<const float> x,
+                          loom::View<float> out) const {
+    const std::int64_t i = t.grid();
+    if (i < x.size()) out(i + 1) = x(i);
+  }
+};
+
+// A 2-d view walked one column too far through a row view: x[i][ncols] (operator[] then ()).
+struct RowPastEnd {
+  LOOM_HD void operator()(const loom::ThreadCtx& t, loom::View<const float, 2> x,
+                          loom::View<float> out) const {
+    const std::int64_t i = t.grid();
+    if (i < x.size(0)) out(i) = x[i](x.size(1) - 1) + x[i](i == 1 ? x.size(1) : 0);
+  }
+};
+
 inline void register_common(loom::Registrar& reg) {
   using i32 = std::int32_t;
   using u32 = std::uint32_t;
   using i64 = std::int64_t;
   using u64 = std::uint64_t;
   using loom::def::kernel;
+  kernel<MissingGuard>(reg, "t_missing_guard", "out[i] = x[i] + 1 without `if (i < n)`");
+  kernel<ShiftedWrite>(reg, "t_shifted_write", "out[i + 1] = x[i]: writes out[n]");
+  kernel<RowPastEnd>(reg, "t_row_past_end", "out[i] = x[i][ncols - 1] + x[1][ncols]");
   kernel<AtomicAdd<i32>, AtomicAdd<u32>, AtomicAdd<i64>, AtomicAdd<u64>, AtomicAdd<float>,
          AtomicAdd<double>>(reg, "t_atomic_add", "old[i] = atomic_add(&cell[0], v)");
   kernel<AtomicSub<i32>, AtomicSub<u32>, AtomicSub<i64>, AtomicSub<u64>, AtomicSub<float>,

@@ -31,13 +31,14 @@ template <std::size_t N>
 struct KernelParams {
   KernelArg args[N > 0 ? N : 1];
   std::size_t shared_bytes;
-  Dim3 grid;   // the whole grid (a device set's device launches part of it)
-  Dim3 first;  // this launch's first block in it
+  Dim3 grid;                         // the whole grid (a device set's device launches part of it)
+  Dim3 first;                        // this launch's first block in it
+  loom::detail::CheckRecord* check;  // a checked launch's device record; null otherwise
 };
 
 // N is a template parameter of its own (always kernel_nparams<F>): nvcc mangles a parameter type
 // written as KernelParams<kernel_nparams<F>> without the variable template's arguments.
-template <class F, std::size_t N>
+template <class F, std::size_t N, bool Checked>
 __global__ void kernel_entry(F f, KernelParams<N> p) {
   // One name and type for every instantiation (a redeclaration with another type is an error),
   // 16-byte aligned so that shared_array<double> / <int64_t> and vector types are aligned.
@@ -49,7 +50,21 @@ __global__ void kernel_entry(F f, KernelParams<N> p) {
   t.gridDim = p.grid;
   t.shared_mem = loom_kernel_shared;
   t.shared_bytes = p.shared_bytes;
-  invoke_kernel(f, t, p.args, std::make_index_sequence<N>{});
+  if constexpr (Checked) {
+    // The checked instantiation: this thread's check (in local memory), given to every View.
+    loom::detail::ViewCheck vc;
+    vc.record = p.check;
+    vc.block[0] = t.blockIdx.x, vc.block[1] = t.blockIdx.y, vc.block[2] = t.blockIdx.z;
+    vc.thread[0] = t.threadIdx.x, vc.thread[1] = t.threadIdx.y, vc.thread[2] = t.threadIdx.z;
+    vc.shared_mem = loom_kernel_shared;
+    vc.shared_bytes = p.shared_bytes;
+    t.check = &vc;
+    auto params = unpack_args<F>(p.args, std::make_index_sequence<N>{});
+    set_checks(params, &vc, std::make_index_sequence<N>{});
+    invoke_unpacked(f, t, params, std::make_index_sequence<N>{});
+  } else {
+    invoke_kernel(f, t, p.args, std::make_index_sequence<N>{});
+  }
 }
 
 // What one entry can do on one device, asked once; and the last occupancy answers, because
@@ -95,10 +110,10 @@ EntryLimits& limits_of(Entry entry, std::vector<EntryLimits>& per_device, int de
   return l;
 }
 
-template <class F>
-void kernel_launch(KernelCall& c, const void* data) {
+template <class F, bool Checked>
+void kernel_launch_as(KernelCall& c, const void* data) {
   constexpr std::size_t N = kernel_nparams<F>;
-  constexpr auto entry = &kernel_entry<F, N>;
+  constexpr auto entry = &kernel_entry<F, N, Checked>;
   const auto who = [&c] { return "kernel '" + c.name + "' on cuda:" + std::to_string(c.device); };
   if (c.args.size() != N) {
     throw LaunchError("kernel '" + c.name + "': the CUDA loop takes " + std::to_string(N) +
@@ -187,6 +202,7 @@ void kernel_launch(KernelCall& c, const void* data) {
   p.shared_bytes = c.shared_bytes;
   p.grid = c.blocks;
   p.first = Dim3(0, 0, 0);
+  p.check = c.check;
   dim3 grid(c.blocks.x, c.blocks.y, c.blocks.z);
   if (c.part_end != 0) {  // a device set's part: blocks [part_begin, part_end) along part_axis
     const unsigned n = c.part_end - c.part_begin;
@@ -208,6 +224,17 @@ void kernel_launch(KernelCall& c, const void* data) {
     check(e, (who() + " launch with blocks=" + dim_str(c.blocks) + ", threads=" +
               dim_str(c.threads) + ", shared_bytes=" + std::to_string(c.shared_bytes))
                  .c_str());
+  }
+}
+
+// The fast entry, or the checked one when the launch asks (KernelCall::check); each has its own
+// limits (a checked entry uses more registers).
+template <class F>
+void kernel_launch(KernelCall& c, const void* data) {
+  if (c.check) {
+    kernel_launch_as<F, true>(c, data);
+  } else {
+    kernel_launch_as<F, false>(c, data);
   }
 }
 

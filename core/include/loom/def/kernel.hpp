@@ -24,12 +24,22 @@ struct HostKernel {
   using Seq = std::make_index_sequence<nparams>;
   using Params = kernel_params<F>;
 
+  // A checked launch (KernelCall::check): the same loops, with every View and the ThreadCtx
+  // pointing at a ViewCheck that names the running block and thread (view.hpp).
+  static void set_checks(Params& p, loom::detail::ViewCheck* c) { def::set_checks(p, c, Seq{}); }
+  static void note(const Dim3& d, unsigned (&to)[3]) {
+    to[0] = d.x;
+    to[1] = d.y;
+    to[2] = d.z;
+  }
+
   struct Block {  // what a fiber needs to run one thread of a block
     const F* f;
     const KernelCall* call;
     const Params* params;
     ThreadCtx base;
   };
+  template <bool Checked>
   static void fiber_body(void* arg, std::int64_t rank, loom::detail::BlockSync* sync) {
     const Block& b = *static_cast<const Block*>(arg);
     ThreadCtx t = b.base;
@@ -40,7 +50,16 @@ struct HostKernel {
     // path.
     if constexpr (uses_syncthreads<F>() || is_block_kernel<F>()) t.sync = sync;
     try {
-      invoke_unpacked(*b.f, t, *b.params, Seq{}, b.call);
+      if constexpr (Checked) {  // each fiber is one thread: a check and Views of its own
+        loom::detail::ViewCheck vc = *t.check;
+        note(t.threadIdx, vc.thread);
+        t.check = &vc;
+        Params p = *b.params;
+        set_checks(p, &vc);
+        invoke_unpacked(*b.f, t, p, Seq{}, b.call);
+      } else {
+        invoke_as<false>(*b.f, t, *b.params, Seq{}, b.call);
+      }
     } catch (const IndexError&) {
       loom::detail::kernel_thread_failed(b.call, t);
     }
@@ -48,6 +67,7 @@ struct HostKernel {
 
   // One block's threads in order, x fastest: the thread loop. The functor and the unpacked
   // arguments are the caller's locals, so the compiler sees the whole body and may inline it.
+  template <bool Checked>
   [[gnu::always_inline]] static inline void thread_loop(const F& f, ThreadCtx& t, const Params& p,
                                                         const KernelCall& c) {
     const Dim3 n = c.threads;
@@ -57,8 +77,9 @@ struct HostKernel {
           // A fresh context a thread, not a store into the caller's: it stays in registers.
           ThreadCtx u = t;
           u.threadIdx = Dim3(x, y, z);
+          if constexpr (Checked) note(u.threadIdx, t.check->thread);
           try {
-            invoke_unpacked(f, u, p, Seq{});
+            invoke_as<Checked>(f, u, p, Seq{});
           } catch (const IndexError&) {
             loom::detail::kernel_thread_failed(&c, u);
           }
@@ -87,9 +108,20 @@ struct HostKernel {
     }
   }
 
+  // The host loop: the fast instantiation, or the checked one when the launch asks
+  // (KernelCall::check). One test a call of the loop, none a thread.
   static void loop(const KernelCall& c, std::int64_t begin, std::int64_t end, const void* data) {
+    if (c.check) {
+      run<true>(c, begin, end, data);
+    } else {
+      run<false>(c, begin, end, data);
+    }
+  }
+
+  template <bool Checked>
+  static void run(const KernelCall& c, std::int64_t begin, std::int64_t end, const void* data) {
     const F f = *static_cast<const F*>(data);
-    const Params p = unpack_args<F>(c.args.data(), Seq{});
+    Params p = unpack_args<F>(c.args.data(), Seq{});
     const bool unit = std::apply([](const auto&... v) { return (unit_last(v) && ...); }, p);
     Params q = p;
     std::apply([](auto&... v) { (set_unit_last(v), ...); }, q);
@@ -98,24 +130,34 @@ struct HostKernel {
     t.gridDim = c.blocks;
     t.shared_bytes = c.shared_bytes;
     t.shared_mem = c.shared_bytes ? loom::detail::host_shared_memory(c.shared_bytes) : nullptr;
+    loom::detail::ViewCheck vc;  // this OS thread's blocks' check (fibers copy it)
+    if constexpr (Checked) {
+      vc.record = c.check;
+      vc.shared_mem = t.shared_mem;
+      vc.shared_bytes = t.shared_bytes;
+      t.check = &vc;
+      set_checks(p, &vc);
+      set_checks(q, &vc);
+    }
     const std::int64_t gx = c.blocks.x, gy = c.blocks.y;
     for (std::int64_t b = begin; b < end; ++b) {
       t.blockIdx = Dim3(static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
                         static_cast<unsigned>(b / (gx * gy)));
+      if constexpr (Checked) note(t.blockIdx, vc.block);
       if (c.fibers || uses_syncthreads<F>()) {
         Block blk{&f, &c, &p, t};
-        loom::detail::run_block_fibers(c.threads.count(), &fiber_body, &blk, t.blockIdx,
+        loom::detail::run_block_fibers(c.threads.count(), &fiber_body<Checked>, &blk, t.blockIdx,
                                        c.stack_bytes, uses_syncthreads<F>());
       } else if constexpr (is_block_kernel<F>()) {  // each_thread loops over the threads
         if (unit) {
-          invoke_unpacked(f, t, q, Seq{}, &c);
+          invoke_as<Checked>(f, t, q, Seq{}, &c);
         } else {
-          invoke_unpacked(f, t, p, Seq{}, &c);
+          invoke_as<Checked>(f, t, p, Seq{}, &c);
         }
       } else if (unit) {
-        thread_loop(f, t, q, c);
+        thread_loop<Checked>(f, t, q, c);
       } else {
-        thread_loop(f, t, p, c);
+        thread_loop<Checked>(f, t, p, c);
       }
     }
   }

@@ -122,6 +122,19 @@ LOOM_HD detail::kernel_params<F> unpack_args(const KernelArg* args, std::index_s
   return Params{detail::kernel_param_traits<std::tuple_element_t<I, Params>>::get(args[I])...};
 }
 
+// A checked launch's instantiation: every View argument points at the thread's (or the host
+// loop's) ViewCheck; scalars are left alone.
+template <class P>
+LOOM_HD void set_check(P&, loom::detail::ViewCheck*) {}
+template <class E, int N>
+LOOM_HD void set_check(View<E, N>& v, loom::detail::ViewCheck* c) {
+  v.check = c;
+}
+template <class Params, std::size_t... I>
+LOOM_HD void set_checks(Params& p, loom::detail::ViewCheck* c, std::index_sequence<I...>) {
+  (set_check(std::get<I>(p), c), ...);
+}
+
 // Calls f(ctx, args...): ctx is the ThreadCtx, or a BlockCtx made from it for a block kernel.
 template <class F, class Params, std::size_t... I>
 LOOM_HD void invoke_unpacked(const F& f, const ThreadCtx& t, const Params& p,
@@ -131,6 +144,34 @@ LOOM_HD void invoke_unpacked(const F& f, const ThreadCtx& t, const Params& p,
   } else {
     (void)call;
     f(t, std::get<I>(p)...);
+  }
+}
+
+// The fast instantiation's argument: a copy whose check is a null written at the call, which the
+// compiler folds before it vectorizes the loop around it (a null stored further away, in the
+// unpacked tuple, was folded too late and left the add_kernel thread loop scalar).
+template <class P>
+LOOM_HD P unchecked(P v) {
+  if constexpr (requires { v.check; }) v.check = nullptr;
+  return v;
+}
+
+// invoke_unpacked for one instantiation: the checked one passes the Views as they are (each
+// pointing at its ViewCheck), the fast one passes copies with a literal null check.
+template <bool Checked, class F, class Params, std::size_t... I>
+LOOM_HD void invoke_as(const F& f, const ThreadCtx& t, const Params& p,
+                       std::index_sequence<I...> seq, const void* call = nullptr) {
+  if constexpr (Checked) {
+    invoke_unpacked(f, t, p, seq, call);
+  } else {
+    ThreadCtx u = t;
+    u.check = nullptr;
+    if constexpr (detail::is_block_kernel<F>()) {
+      f(BlockCtx(u, call), unchecked(std::get<I>(p))...);
+    } else {
+      (void)call;
+      f(u, unchecked(std::get<I>(p))...);
+    }
   }
 }
 
