@@ -196,7 +196,7 @@ TEST_P(Checked, SvdvalsOfANonFiniteInstanceIsLinAlgError) {
     Array h = good_batch(4);
     h.at<double>(2, 1, 3, 0) = bad;
     const Array a = on(h);
-    const auto before = values(rt, a);
+    const Array before = rt.to_host(a).copy();  // compared by bytes: it holds NaN
     try {
       la::svdvals(rt, a, opt());
       ADD_FAILURE() << "no LinAlgError for " << bad;
@@ -206,7 +206,10 @@ TEST_P(Checked, SvdvalsOfANonFiniteInstanceIsLinAlgError) {
                 std::string::npos)
           << e.what();
     }
-    EXPECT_EQ(values(rt, a), before) << "the input changed";
+    EXPECT_EQ(std::memcmp(rt.to_host(a).copy().data(), before.data(),
+                          static_cast<std::size_t>(before.size()) * before.itemsize()),
+              0)
+        << "the input changed";
   }
 }
 

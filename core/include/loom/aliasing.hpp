@@ -26,6 +26,11 @@ bool same_elements(const Array& a, const Array& b);
 // call ("ufunc 'add'"), `arg` the argument ("out= array 0").
 void require_writeable(const Array& a, const std::string& who, const std::string& arg);
 
+// Every axis of more than one element steps past all that the axes of smaller strides reach:
+// sufficient for distinct elements (NumPy's quick test), and true for every C or F layout. A
+// false answer is "maybe": require_no_self_overlap decides.
+bool clearly_distinct(const Array& a);
+
 // ValueError if two elements of `a` share a byte (a view that overlaps itself: an Eigen map with
 // outer stride 1 through as_array, a wrap with such strides), which a call must not write: its
 // result would depend on the order of the writes (docs/decisions.md). Exact: a cheap sufficient

@@ -171,6 +171,8 @@ bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const
   for (const auto& a : o.out) {
     if (!a.valid() || !a.device().is_host() || !(a.shape() == shape)) return false;
     contiguous = contiguous && a.is_c_contiguous();
+    // An out= whose elements may overlap: the general path refuses it (require_no_self_overlap).
+    if (!a.is_c_contiguous() && !clearly_distinct(a)) return false;
   }
   const ResolveRequest r{Family::host,
                          std::span<const DType>(dts, nin),

@@ -78,10 +78,6 @@ bool same_elements(const Array& a, const Array& b) {
   }
 }
 
-namespace {
-
-// Every axis of more than one element steps past all that the axes of smaller strides reach:
-// sufficient for distinct elements (NumPy's quick test), and true for every C or F layout.
 bool clearly_distinct(const Array& a) {
   const auto& shape = a.shape();
   const auto& strides = a.strides();
@@ -101,6 +97,8 @@ bool clearly_distinct(const Array& a) {
   }
   return true;
 }
+
+namespace {
 
 std::string index_of(std::int64_t flat, const Shape& shape) {
   Shape ix(shape.size());
