@@ -59,7 +59,7 @@ void register_device_set_cases(const Runtime& rt, const std::string& target, con
   const Runtime* r = &rt;
   const std::int64_t n = sizes.device_set;
   for (const char* what : {"sinexp", "sum", "sinexp_host"}) {
-    for (const std::string set : {target + ":all", target + ":0"}) {
+    for (const std::string& set : {target + ":all", target + ":0"}) {
       const std::string label = target + (set.back() == '0' ? "_0" : "_all");
       auto* b = benchmark::RegisterBenchmark(
           ("set_" + std::string(what) + "/float32/" + apps::size_label(n) + "/" + label).c_str(),

@@ -183,8 +183,10 @@ void register_method_cases(const Runtime& rt, const std::string& target, const S
   };
   reg("add_accumulate/float32/" + apps::size_label(n) + "/" + target,
       [=](benchmark::State& st) { accumulate_case(st, *r, target, n, device); });
-  const std::string at_op = "add_at_" + std::to_string(kAtBins) + "bins/";
-  const std::string at_n = "/" + std::to_string(kAtUpdates) + "/" + target;
+  // Appends, not `"/" + std::to_string(..)`: that trips GCC 12's -Wrestrict (PR 105329).
+  std::string at_op = "add_at_", at_n = "/";
+  at_op += std::to_string(kAtBins) + "bins/";
+  at_n += std::to_string(kAtUpdates) + "/" + target;
   reg(at_op + "float64" + at_n,
       [=](benchmark::State& st) { at_case<double>(st, *r, target, device); });
   reg(at_op + "int64" + at_n,

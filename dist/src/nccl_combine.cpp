@@ -36,7 +36,12 @@ std::string eligibility(const Runtime& rt, const std::string& op, const std::str
   if (!has_rows) return "-no rows";
   Collectives* c = rt.collectives("cuda");
   if (!c) return "-libloom_nccl.so is not loaded";
-  if (auto a = c->availability(); !a.ok) return "-" + c->name() + " unavailable: " + a.reason;
+  if (auto a = c->availability(); !a.ok) {
+    // Appends, not `"-" + c->name()`: that trips GCC 12's -Wrestrict (PR 105329).
+    std::string why = "-";
+    why += c->name();
+    return why + " unavailable: " + a.reason;
+  }
   const auto cop = collective_op_for(op, partial);
   if (!cop) return "-'" + op + "' has no collective counterpart";
   if (auto u = c->unsupported(partial, *cop); !u.empty()) return "-" + u;

@@ -91,7 +91,9 @@ std::string owner_of(const KernelCall& c, const void* p) {
 }
 
 std::string dim_str(const Dim3& d) {
-  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+  // A std::string first: `"(" + std::string&&` trips GCC 12's -Wrestrict (PR 105329).
+  return std::string("(") + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " +
+         std::to_string(d.z) + ")";
 }
 
 }  // namespace
