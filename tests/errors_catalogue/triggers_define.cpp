@@ -22,7 +22,7 @@ void device_kernel(KernelCall&, const void*) {}
 // One kernel "k(float32[:])" with this family's loop, as the def tables would stage it.
 KernelDesc one_kernel(Family family, bool sync) {
   KernelDesc k;
-  k.name = "k";
+  k.name = std::string("k");  // a move: assigning the literal trips GCC 12's -Wrestrict
   KernelOverload o;
   o.params.push_back(KernelParam{true, DType::float32, 1, true});
   o.uses_syncthreads = sync;

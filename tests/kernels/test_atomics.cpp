@@ -105,7 +105,9 @@ TEST_P(AtomicTest, MaxOfEveryThreadsValueLeavesTheLargestAndOnlyTheFirstSeesTheI
     const auto sv = sorted(vals);
     for (std::int64_t i = 0; i < kN; ++i) {
       ASSERT_LE(old[i], cell) << "thread " << i << " saw more than the maximum";
-      if (vals[i] == cell) ASSERT_LT(old[i], cell) << "the maximum's thread saw it already";
+      if (vals[i] == cell) {
+        ASSERT_LT(old[i], cell) << "the maximum's thread saw it already";
+      }
       ASSERT_NE(old[i], vals[i]) << "thread " << i << " saw its own distinct value";
       ASSERT_TRUE(old[i] == init || std::binary_search(sv.begin(), sv.end(), old[i]))
           << "thread " << i << " saw " << +old[i] << ", which no thread stored";

@@ -56,8 +56,9 @@ class GridStrideTest : public KernelTest {
     EXPECT_LE(*hi - *lo, unit + (unit - 1)) << "threads get " << *lo << " to " << *hi;
     EXPECT_LE(*hi, (n + threads * unit - 1) / (threads * unit) * unit);
     for (std::int64_t r = 0; r < threads; ++r) {
-      if (count[r] > 0)
+      if (count[r] > 0) {
         ASSERT_EQ(start[r] % unit, 0) << "thread " << r << " starts at " << start[r];
+      }
     }
   }
 };

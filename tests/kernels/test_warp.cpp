@@ -67,7 +67,9 @@ const Block kBlocks[] = {{32}, {64}, {96}, {48}, {8, 12}, {16, 3}, {4, 4, 4}, {7
 const std::uint32_t kMasks[] = {kFullMask, 0x0000ffffu, 0xaaaaaaaau, 0x80000001u, 0xf0f0f00fu};
 
 std::string shape_str(const Block& d) {
-  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+  std::string s = "(";  // appends: `"(" + std::string&&` trips GCC 12's -Wrestrict
+  s += std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+  return s;
 }
 std::string hex(std::uint32_t m) {
   char b[16];

@@ -29,6 +29,12 @@ inline constexpr std::int64_t kFoldBlock = 512;
 
 // NumPy's pairwise sum, wider (16 accumulators) so that it vectorizes: the association order is
 // fixed by n alone, so results are the same bits on every run and every machine.
+// Callers pass n >= 1 (an empty reduction never reaches a fold); GCC 12 cannot see that and
+// reports pairwise_strided's buffer as maybe read uninitialized (x[0] for n = 0).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 template <class F, class T>
 T pairwise(const F& f, const T* x, std::int64_t n) {
   if (n < kFoldLanes) {
@@ -94,6 +100,9 @@ A pairwise_strided(const F& f, const char* x, std::int64_t n, std::int64_t strid
   return f(pairwise_strided<F, T, A>(f, x, half, stride),
            pairwise_strided<F, T, A>(f, x + half * stride, n - half, stride));
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 // acc = fold(acc, x...), in the fold type A (fold_t: T unless F declares a wider one) from acc's
 // value, rounded to T once at the end.
