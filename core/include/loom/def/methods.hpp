@@ -31,7 +31,7 @@ inline constexpr std::int64_t kFoldBlock = 512;
 // fixed by n alone, so results are the same bits on every run and every machine.
 // Callers pass n >= 1 (an empty reduction never reaches a fold); GCC 12 cannot see that and
 // reports pairwise_strided's buffer as maybe read uninitialized (x[0] for n = 0).
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
@@ -100,7 +100,7 @@ A pairwise_strided(const F& f, const char* x, std::int64_t n, std::int64_t strid
   return f(pairwise_strided<F, T, A>(f, x, half, stride),
            pairwise_strided<F, T, A>(f, x + half * stride, n - half, stride));
 }
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC diagnostic pop
 #endif
 
