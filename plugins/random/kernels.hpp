@@ -273,71 +273,27 @@ struct Normal {
     loom::GridStride rest = t.grid_stride((out.size() + per - 1) / per);  // as Uniform's
 #if !defined(__CUDA_ARCH__)
     rest.start = first;
-    for (std::int64_t b : rest) {
-      const loom::random::Words4 w = p.block(static_cast<std::uint64_t>(b));
-      write_block<T, per>(out, b, [&](int k) { return element(w, b, k); });
-    }
 #else
-    // On the device a rejected word (1.2 %) waits in a short list and is finished after the loop:
-    // taken at once, the slow path would stall the whole warp at nearly every step (one of its
-    // 32 x per words is rejected 32 % of the time), done together the lanes' lists overlap.
-    using Word = std::conditional_t<per == 4, std::uint32_t, std::uint64_t>;
-    constexpr int kWaiting = 8;
-    std::int64_t waiting_at[kWaiting];
-    Word waiting_word[kWaiting];
-    int waiting = 0;
-    const auto finish = [&] {
-      for (int q = 0; q < waiting; ++q) {
-        const auto i = static_cast<std::uint64_t>(waiting_at[q]);
-        if constexpr (per == 4) {
-          out(waiting_at[q]) = loom::random::detail::zig_slow32(p, waiting_word[q], i);
-        } else {
-          out(waiting_at[q]) = loom::random::detail::zig_slow64(p, waiting_word[q], i);
-        }
-      }
-      waiting = 0;
-    };
     const bool wide = out.strides[0] == static_cast<std::int64_t>(sizeof(T)) &&
                       reinterpret_cast<std::uintptr_t>(out.data) % 16 == 0;
-    const std::int64_t n = out.size();
+    const std::int64_t full = out.size() / per;
+#endif
     for (std::int64_t b : rest) {
       const loom::random::Words4 w = p.block(static_cast<std::uint64_t>(b));
-      T z[per];
-      for (int k = 0; k < per; ++k) {
-        Word word;
+#if defined(__CUDA_ARCH__)
+      if (wide && b < full) {  // one 128-bit store, as Uniform's
         if constexpr (per == 4) {
-          word = w.v[k];
+          reinterpret_cast<float4*>(out.data)[b] =
+              make_float4(element(w, b, 0), element(w, b, 1), element(w, b, 2), element(w, b, 3));
         } else {
-          word = (std::uint64_t{w.v[2 * k]} << 32) | w.v[2 * k + 1];
+          reinterpret_cast<double2*>(out.data)[b] =
+              make_double2(element(w, b, 0), element(w, b, 1));
         }
-        bool fast;
-        if constexpr (per == 4) {
-          fast = loom::random::detail::zig_fast32(word, z[k]);
-        } else {
-          fast = loom::random::detail::zig_fast64(word, z[k]);
-        }
-        if (!fast) {
-          z[k] = 0;
-          if (b * per + k < n) {
-            if (waiting == kWaiting) finish();
-            waiting_at[waiting] = b * per + k;
-            waiting_word[waiting] = word;
-            ++waiting;
-          }
-        }
+        continue;
       }
-      if (wide && b < n / per) {  // one 128-bit store, as Uniform's
-        if constexpr (per == 4) {
-          reinterpret_cast<float4*>(out.data)[b] = make_float4(z[0], z[1], z[2], z[3]);
-        } else {
-          reinterpret_cast<double2*>(out.data)[b] = make_double2(z[0], z[1]);
-        }
-      } else {
-        write_block<T, per>(out, b, [&](int k) { return z[k]; });
-      }
-    }
-    finish();  // after the stores above: a waiting element's 0 is overwritten by its own thread
 #endif
+      write_block<T, per>(out, b, [&](int k) { return element(w, b, k); });
+    }
   }
 };
 

@@ -114,9 +114,7 @@ TEST(Philox, ZigguratTablesAreTheLayersOfTheNormal) {
     const long double ratio = x[i + 1] / x[i];
     EXPECT_NEAR(static_cast<double>(t.k32[i]), static_cast<double>(ratio * 0x1p23L), 1.0) << i;
     EXPECT_NEAR(static_cast<double>(t.k64[i]), static_cast<double>(ratio * 0x1p52L), 64.0) << i;
-    if (i >= 1) {
-      EXPECT_NEAR(t.f[i], static_cast<double>(f(x[i])), 1e-12) << i;
-    }
+    if (i >= 1) EXPECT_NEAR(t.f[i], static_cast<double>(f(x[i])), 1e-12) << i;
   }
   EXPECT_EQ(t.f[256], 1.0);
 }

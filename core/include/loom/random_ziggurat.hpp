@@ -139,21 +139,14 @@ LOOM_RANDOM_NOINLINE LOOM_HD float zig_slow32(const P& p, std::uint32_t w, std::
     w = s.next32();
   }
 }
-// The fast path alone (98.8 % of words): true and x when the word's point lies inside its layer's
-// rectangle; false sends the word to zig_slow32.
-LOOM_HD inline bool zig_fast32(std::uint32_t w, float& x) {
-  const ZigTables& t = zig_tables();
-  const std::uint32_t layer = w & 0xFFu, j = w >> 9;
-  if (j >= t.k32[layer]) return false;
-  const float a = static_cast<float>(j) * t.w32[layer];
-  x = (w & 0x100u) ? -a : a;
-  return true;
-}
 template <class P>
 LOOM_HD inline float zig_normal32(const P& p, std::uint32_t w, std::uint64_t i) {
-  float x;
-  if (zig_fast32(w, x)) [[likely]]
-    return x;
+  const ZigTables& t = zig_tables();
+  const std::uint32_t layer = w & 0xFFu, j = w >> 9;
+  if (j < t.k32[layer]) [[likely]] {
+    const float x = static_cast<float>(j) * t.w32[layer];
+    return (w & 0x100u) ? -x : x;
+  }
   return zig_slow32(p, w, i);
 }
 
@@ -176,20 +169,15 @@ LOOM_RANDOM_NOINLINE LOOM_HD double zig_slow64(const P& p, std::uint64_t w, std:
     w = s.next64();
   }
 }
-LOOM_HD inline bool zig_fast64(std::uint64_t w, double& x) {
+template <class P>
+LOOM_HD inline double zig_normal64(const P& p, std::uint64_t w, std::uint64_t i) {
   const ZigTables& t = zig_tables();
   const std::uint32_t layer = static_cast<std::uint32_t>(w & 0xFFu);
   const std::uint64_t j = w >> 12;
-  if (j >= t.k64[layer]) return false;
-  const double a = static_cast<double>(j) * t.w64[layer];
-  x = (w & 0x100u) ? -a : a;
-  return true;
-}
-template <class P>
-LOOM_HD inline double zig_normal64(const P& p, std::uint64_t w, std::uint64_t i) {
-  double x;
-  if (zig_fast64(w, x)) [[likely]]
-    return x;
+  if (j < t.k64[layer]) [[likely]] {
+    const double x = static_cast<double>(j) * t.w64[layer];
+    return (w & 0x100u) ? -x : x;
+  }
   return zig_slow64(p, w, i);
 }
 
