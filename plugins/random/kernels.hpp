@@ -2,6 +2,7 @@
 // functions (loom/random.hpp), grid-stride over Philox blocks so that one block's words are
 // computed once and any grid, chunking or device split writes the same bits.
 #pragma once
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -24,6 +25,14 @@ LOOM_HD void write_block(loom::View<T> out, std::int64_t b, F&& value) {
 }
 
 #if !defined(__CUDA_ARCH__)
+// GCC's unroll pragma; nvcc's host pass (random.cu) does not know it and needs no speed here.
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__clang__)
+#define LOOM_RANDOM_PRAGMA(x) _Pragma(#x)
+#define LOOM_RANDOM_UNROLL(n) LOOM_RANDOM_PRAGMA(GCC unroll n)
+#else
+#define LOOM_RANDOM_UNROLL(n)
+#endif
+
 // The host's fast path: kLanes consecutive Philox blocks at once. One block at a time is bound by
 // its 20 scalar 32x32->64 multiplies; with AVX2 (AVX-512), 8 (16) blocks sit in one register per
 // counter word, vpmuludq multiplying the even and the odd 32-bit lanes, and several such groups
@@ -121,6 +130,80 @@ inline void philox_lanes(std::uint64_t b0, std::uint64_t seed, std::uint32_t str
     for (int k = 0; k < 4; ++k) out.w[k][l] = w.v[k];
   }
 #endif
+}
+
+// Box-Muller on n (u1, u2) pairs at once: loom::random::box_muller's operations in the same
+// order (loom/random.hpp, detail::log_unit and detail::sincos_2pi), written as branch-free loops
+// over the pairs so that they vectorize: one pair at a time is bound by the latency of its
+// chains of 13 and 8 fmas. frexp becomes bit arithmetic (u1 is a normal double in (0, 1]), the
+// quadrant switch selects; every step rounds as the scalar one does, so the bits are the same
+// (tests/random/test_generator.cpp, LongRunsEqualTheElementFunctions).
+template <int n>
+inline void box_muller_n(const double* u1, const double* u2, double* z0, double* z1) {
+  double r[n], s[n], c[n];
+  // log_unit(u1): u = m 2^e, m in [sqrt(1/2), sqrt(2)), log(m) = 2 atanh((m - 1) / (m + 1)).
+  constexpr double inv_odd[13] = {1.0,      1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,
+                                  1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19,
+                                  1.0 / 21, 1.0 / 23, 1.0 / 25};
+  constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(u1[i]);
+    // frexp: m in [0.5, 1) with u1's mantissa; e = biased exponent - 1022, made exactly as a
+    // double (2^52 + field, minus 2^52).
+    double m = std::bit_cast<double>((bits & 0x800FFFFFFFFFFFFFull) | 0x3FE0000000000000ull);
+    double de =
+        std::bit_cast<double>((bits >> 52) | 0x4330000000000000ull) - 4503599627370496.0 - 1022.0;
+    // Selecting constants, not results: no FP operation is speculated, so AVX2 if-converts too.
+    const bool low = m < 0.70710678118654752;
+    m *= low ? 2.0 : 1.0;
+    de -= low ? 1.0 : 0.0;
+    const double q = (m - 1.0) / (m + 1.0), q2 = q * q;
+    double pl = inv_odd[12];
+    LOOM_RANDOM_UNROLL(12)  // unrolled, the pair loop around it vectorizes
+    for (int k = 11; k >= 0; --k) pl = std::fma(pl, q2, inv_odd[k]);
+    const double log_u1 = std::fma(de, ln2_hi, std::fma(2 * q, pl, de * ln2_lo));
+    r[i] = -2.0 * log_u1;
+  }
+  for (int i = 0; i < n; ++i) r[i] = std::sqrt(r[i]);
+  constexpr double fs[8] = {-1.0 / 6,
+                            1.0 / 120,
+                            -1.0 / 5040,
+                            1.0 / 362880,
+                            -1.0 / 39916800,
+                            1.0 / 6227020800.0,
+                            -1.0 / 1307674368000.0,
+                            1.0 / 355687428096000.0};
+  constexpr double fc[8] = {
+      -1.0 / 2,       1.0 / 24,        -1.0 / 720,           1.0 / 40320,
+      -1.0 / 3628800, 1.0 / 479001600, -1.0 / 87178291200.0, 1.0 / 20922789888000.0};
+  for (int i = 0; i < n; ++i) {
+    // sincos_2pi(u2): quarter turns q, f in [-1/2, 1/2] of one.
+    const double t = u2[i] * 4;
+    double q = static_cast<double>(static_cast<int>(t));  // floor: t in [0, 4)
+    double f = t - q;
+    const double up = f > 0.5 ? 1.0 : 0.0;
+    f -= up;
+    q += up;
+    const double x = f * 1.57079632679489661923, x2 = x * x;
+    double ps = fs[7], pc = fc[7];
+    LOOM_RANDOM_UNROLL(7)
+    for (int k = 6; k >= 0; --k) {
+      ps = std::fma(ps, x2, fs[k]);
+      pc = std::fma(pc, x2, fc[k]);
+    }
+    const double sx = std::fma(x * x2, ps, x), cx = std::fma(x2, pc, 1.0);
+    // Quadrant q & 3 (q in 0..4): 1 and 3 swap sine and cosine, 2 and 3 negate the sine, 1 and
+    // 2 the cosine.
+    const int quad = static_cast<int>(q) & 3;
+    const bool swap = quad & 1, neg_s = quad >> 1, neg_c = ((quad + 1) >> 1) & 1;
+    const double sv = swap ? cx : sx, cv = swap ? sx : cx;
+    s[i] = neg_s ? -sv : sv;
+    c[i] = neg_c ? -cv : cv;
+  }
+  for (int i = 0; i < n; ++i) {
+    z0[i] = r[i] * c[i];
+    z1[i] = r[i] * s[i];
+  }
 }
 
 // Out arrays of at least this many bytes get streaming stores (past a server's last-level
@@ -250,49 +333,53 @@ struct Normal {
                           std::uint32_t stream, std::uint32_t call) const {
     const Philox p(seed, stream, call);
     constexpr int per = sizeof(T) == 4 ? 4 : 2;
-    // Element k of block b: Philox::normal_float32 / normal_float64's ziggurat on the same words.
-    const auto element = [&p](const loom::random::Words4& w, std::int64_t b, int k) -> T {
-      const auto i = static_cast<std::uint64_t>(b * per + k);
+    // Block b's normals from its words (Philox::normal_pairs32 / normal_pair64's arithmetic).
+    const auto normals = [](const loom::random::Words4& w, double z[4]) {
       if constexpr (per == 4) {
-        return loom::random::detail::zig_normal32(p, w.v[k], i);
+        for (int q = 0; q < 2; ++q) {
+          const double u1 = (static_cast<double>(w.v[2 * q]) + 1.0) * (1.0 / 4294967296.0);
+          const double u2 = static_cast<double>(w.v[2 * q + 1]) * (1.0 / 4294967296.0);
+          loom::random::box_muller(u1, u2, z[2 * q], z[2 * q + 1]);
+        }
       } else {
-        return loom::random::detail::zig_normal64(
-            p, (std::uint64_t{w.v[2 * k]} << 32) | w.v[2 * k + 1], i);
+        const double u1 = 1.0 - loom::random::to_float64(w.v[0], w.v[1]);  // (0, 1]
+        loom::random::box_muller(u1, loom::random::to_float64(w.v[2], w.v[3]), z[0], z[1]);
       }
     };
     [[maybe_unused]] std::int64_t first = 0;
 #if !defined(__CUDA_ARCH__)
     first = host_groups<per>(t, out, [&](std::int64_t b0, Lanes& lanes) {
       philox_lanes(static_cast<std::uint64_t>(b0), seed, stream, call, lanes);
+      // Pair j of the group: (words 2j', 2j' + 1) of block j / 2 for float32 (j' = j % 2), the
+      // block's 53-bit halves for float64, as `normals` takes them.
+      constexpr int pairs = per == 4 ? 2 * kLanes : kLanes;
+      double u1[pairs], u2[pairs], z0[pairs], z1[pairs];
       for (int l = 0; l < kLanes; ++l) {
-        const loom::random::Words4 w{{lanes.w[0][l], lanes.w[1][l], lanes.w[2][l], lanes.w[3][l]}};
-        for (int k = 0; k < per; ++k) out((b0 + l) * per + k) = element(w, b0 + l, k);
+        if constexpr (per == 4) {
+          for (int q = 0; q < 2; ++q) {
+            u1[2 * l + q] = (static_cast<double>(lanes.w[2 * q][l]) + 1.0) * (1.0 / 4294967296.0);
+            u2[2 * l + q] = static_cast<double>(lanes.w[2 * q + 1][l]) * (1.0 / 4294967296.0);
+          }
+        } else {
+          u1[l] = 1.0 - loom::random::to_float64(lanes.w[0][l], lanes.w[1][l]);
+          u2[l] = loom::random::to_float64(lanes.w[2][l], lanes.w[3][l]);
+        }
+      }
+      box_muller_n<pairs>(u1, u2, z0, z1);
+      for (int j = 0; j < pairs; ++j) {
+        out((b0 * per) + 2 * j) = static_cast<T>(z0[j]);
+        out((b0 * per) + 2 * j + 1) = static_cast<T>(z1[j]);
       }
     });
 #endif
     loom::GridStride rest = t.grid_stride((out.size() + per - 1) / per);  // as Uniform's
 #if !defined(__CUDA_ARCH__)
     rest.start = first;
-#else
-    const bool wide = out.strides[0] == static_cast<std::int64_t>(sizeof(T)) &&
-                      reinterpret_cast<std::uintptr_t>(out.data) % 16 == 0;
-    const std::int64_t full = out.size() / per;
 #endif
     for (std::int64_t b : rest) {
-      const loom::random::Words4 w = p.block(static_cast<std::uint64_t>(b));
-#if defined(__CUDA_ARCH__)
-      if (wide && b < full) {  // one 128-bit store, as Uniform's
-        if constexpr (per == 4) {
-          reinterpret_cast<float4*>(out.data)[b] =
-              make_float4(element(w, b, 0), element(w, b, 1), element(w, b, 2), element(w, b, 3));
-        } else {
-          reinterpret_cast<double2*>(out.data)[b] =
-              make_double2(element(w, b, 0), element(w, b, 1));
-        }
-        continue;
-      }
-#endif
-      write_block<T, per>(out, b, [&](int k) { return element(w, b, k); });
+      double z[4];
+      normals(p.block(static_cast<std::uint64_t>(b)), z);
+      write_block<T, per>(out, b, [&](int k) { return static_cast<T>(z[k]); });
     }
   }
 };

@@ -1,6 +1,6 @@
 // Philox4x32 against Random123's known answers (kat_vectors, the philox4x32 7 and 10 lines), and
-// the element functions' promises: ranges, the bits they use, and the ziggurat and exact log/exp
-// that make the normals the same on every target.
+// the element functions' promises: ranges, the bits they use, and the exact log/sincos that make
+// the normals the same on every target.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -80,68 +80,33 @@ TEST(Philox, UniformsUseTheTopBitsAndStayBelowOne) {
   EXPECT_EQ(p.uniform_float64(3), loom::random::to_float64(p.block(1).v[2], p.block(1).v[3]));
 }
 
-TEST(Philox, ExactLogAndExpAgreeWithLibm) {
+TEST(Philox, ExactLogAndSincosAgreeWithLibm) {
   std::mt19937_64 g(42);
   for (int n = 0; n < 200000; ++n) {
     const double u = static_cast<double>((g() >> 11) + 1) * 0x1p-53;  // (0, 1]
     const double l = loom::random::detail::log_unit(u);
     ASSERT_NEAR(l, std::log(u), 4e-16 * std::max(1.0, std::abs(std::log(u)))) << u;
-    const double y = 8 * (u - 0x1p-53);  // [0, 8), the wedge's range
-    const double e = loom::random::detail::exp_neg(y);
-    ASSERT_NEAR(e, std::exp(-y), 4e-16 * std::exp(-y)) << y;
+    double s, c;
+    loom::random::detail::sincos_2pi(u - 0x1p-53, s, c);
+    ASSERT_NEAR(s, std::sin(2 * M_PI * (u - 0x1p-53)), 2e-15) << u;
+    ASSERT_NEAR(c, std::cos(2 * M_PI * (u - 0x1p-53)), 2e-15) << u;
   }
   EXPECT_EQ(loom::random::detail::log_unit(1.0), 0.0);
   EXPECT_NEAR(loom::random::detail::log_unit(0x1p-53), -53 * std::log(2.0), 1e-14);
-  EXPECT_EQ(loom::random::detail::exp_neg(0.0), 1.0);
+  double s, c;
+  loom::random::detail::sincos_2pi(0.25, s, c);
+  EXPECT_EQ(s, 1.0);
+  EXPECT_EQ(c, 0.0);
 }
 
-// The ziggurat's tables (scripts/gen_ziggurat_tables.py) against their definition, recomputed
-// here in long double from r alone.
-TEST(Philox, ZigguratTablesAreTheLayersOfTheNormal) {
-  const auto& t = loom::random::detail::zig_tables();
-  const long double r = loom::random::detail::kZigR;
-  const auto f = [](long double x) { return std::exp(-x * x / 2); };
-  const long double v = r * f(r) + std::sqrt(std::acos(-1.0L) / 2) * std::erfc(r / std::sqrt(2.0L));
-  long double x[257];
-  x[0] = v / f(r);
-  x[1] = r;
-  for (int i = 1; i < 255; ++i) x[i + 1] = std::sqrt(-2 * std::log(f(x[i]) + v / x[i]));
-  x[256] = 0;
-  EXPECT_NEAR(static_cast<double>(f(x[255]) + v / x[255]), 1.0, 1e-12) << "the top layer closes";
-  for (int i = 0; i < 256; ++i) {
-    EXPECT_NEAR(t.w64[i], static_cast<double>(x[i] / 0x1p52L), 1e-12 * t.w64[i]) << i;
-    EXPECT_EQ(t.w32[i], static_cast<float>(t.w64[i] * 0x1p29)) << i;
-    const long double ratio = x[i + 1] / x[i];
-    EXPECT_NEAR(static_cast<double>(t.k32[i]), static_cast<double>(ratio * 0x1p23L), 1.0) << i;
-    EXPECT_NEAR(static_cast<double>(t.k64[i]), static_cast<double>(ratio * 0x1p52L), 64.0) << i;
-    if (i >= 1) EXPECT_NEAR(t.f[i], static_cast<double>(f(x[i])), 1e-12) << i;
-  }
-  EXPECT_EQ(t.f[256], 1.0);
-}
-
-// Each path of the ziggurat on words chosen to take it: the fast path is j X[layer] / 2^23 with
-// bit 8 the sign; layer 0 past k32[0] is the tail (|z| > r); the top layer is always a wedge.
-TEST(Philox, ZigguratPaths) {
-  const Philox p(7);
-  const auto& t = loom::random::detail::zig_tables();
-  const auto word = [](std::uint32_t layer, bool neg, std::uint32_t j) {
-    return layer | (neg ? 0x100u : 0u) | (j << 9);
-  };
-  EXPECT_EQ(loom::random::detail::zig_normal32(p, word(5, false, 1000), 0),
-            1000.0f * t.w32[5]);
-  EXPECT_EQ(loom::random::detail::zig_normal32(p, word(5, true, 1000), 0), -1000.0f * t.w32[5]);
-  for (std::uint64_t i = 0; i < 2000; ++i) {
-    const float z = loom::random::detail::zig_normal32(p, word(0, i % 2 != 0, t.k32[0] + 1), i);
-    ASSERT_TRUE(std::isfinite(z) && std::abs(z) >= static_cast<float>(loom::random::detail::kZigR))
-        << i << ": " << z;
-    ASSERT_EQ(std::signbit(z), i % 2 != 0);
-    const double z64 = loom::random::detail::zig_normal64(
-        p, (std::uint64_t{t.k64[0] + 1} << 12) | (i % 2 != 0 ? 0x100u : 0u), i);
-    ASSERT_TRUE(std::isfinite(z64) && std::abs(z64) >= loom::random::detail::kZigR) << z64;
-    // The top layer: x below X[255] whatever the wedge decides (a rejection draws again).
-    const float top = loom::random::detail::zig_normal32(p, word(255, false, 0x7FFFFF), i);
-    ASSERT_TRUE(std::isfinite(top)) << top;
-  }
+TEST(Philox, NormalsAreFiniteAtTheExtremes) {
+  // u1 = 2^-32 (the smallest the float32 path gives) and 2^-53: finite, at most ~8.6 sigma.
+  double z0, z1;
+  loom::random::box_muller(0x1p-53, 0.0, z0, z1);
+  EXPECT_NEAR(z0, std::sqrt(-2 * std::log(0x1p-53)), 1e-12);
+  EXPECT_EQ(z1, 0.0);
+  loom::random::box_muller(1.0, 0.5, z0, z1);  // u1 = 1: r = 0
+  EXPECT_EQ(z0, 0.0);
 }
 
 TEST(Philox, IntegerOffsetsStayInTheSpan) {

@@ -12,7 +12,6 @@
 #include <cstdint>
 
 #include "loom/hd.hpp"
-#include "loom/random_ziggurat.hpp"
 #include "loom/view.hpp"
 
 namespace loom::random {
@@ -27,14 +26,9 @@ struct Key2 {
 namespace detail {
 LOOM_HD inline void mulhilo32(std::uint32_t a, std::uint32_t b, std::uint32_t& hi,
                               std::uint32_t& lo) {
-#if defined(__CUDA_ARCH__)
-  hi = __umulhi(a, b);  // two 32-bit multiplies: 4 % faster on an H200 than one 64-bit product
-  lo = a * b;
-#else
   const std::uint64_t p = std::uint64_t{a} * b;
   hi = static_cast<std::uint32_t>(p >> 32);
   lo = static_cast<std::uint32_t>(p);
-#endif
 }
 }  // namespace detail
 
@@ -66,6 +60,85 @@ LOOM_HD inline float to_float32(std::uint32_t w) {
 LOOM_HD inline double to_float64(std::uint32_t hi, std::uint32_t lo) {
   const std::uint64_t x = (std::uint64_t{hi} << 32) | lo;
   return static_cast<double>(x >> 11) * (1.0 / 9007199254740992.0);
+}
+
+namespace detail {
+// log(u) for u in (0, 1] and (sin, cos)(2*pi*u) for u in [0, 1), written with IEEE operations
+// that round the same way on every target (explicit fma, so no compiler contracts a*b+c
+// differently), instead of each target's libm: the normal draws then have the same bits on the
+// host and the GPU. Both are accurate to a few units in the last place of a double.
+LOOM_HD inline double log_unit(double u) {
+  int e;
+  double m = frexp(u, &e);  // u = m * 2^e, m in [0.5, 1)
+  if (m < 0.70710678118654752) {
+    m *= 2;
+    --e;
+  }  // m in [sqrt(1/2), sqrt(2))
+  // log(m) = 2 atanh(s) = 2 s (1 + s^2/3 + s^4/5 + ...), |s| < 0.172: 13 terms reach 2^-60.
+  const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+  constexpr double inv_odd[13] = {1.0,      1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,
+                                  1.0 / 11, 1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19,
+                                  1.0 / 21, 1.0 / 23, 1.0 / 25};
+  double p = inv_odd[12];
+  for (int k = 11; k >= 0; --k) p = fma(p, s2, inv_odd[k]);
+  constexpr double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  const double de = static_cast<double>(e);  // ln2_hi has few bits: de * ln2_hi is exact
+  return fma(de, ln2_hi, fma(2 * s, p, de * ln2_lo));
+}
+LOOM_HD inline void sincos_2pi(double u, double& s, double& c) {
+  // Quarter turns are exact in binary: q quadrants plus f in [-1/2, 1/2] of one.
+  const double t = u * 4;
+  double q = floor(t);
+  double f = t - q;
+  if (f > 0.5) {
+    f -= 1;
+    q += 1;
+  }
+  const double x = f * 1.57079632679489661923, x2 = x * x;  // |x| <= pi/4
+  // Taylor: sin x = x + x^3 (-1/3! + x^2/5! - ...), cos x = 1 + x^2 (-1/2! + x^2/4! - ...) to
+  // 1/17! and 1/16! (the factorials are exact doubles, each coefficient rounded once).
+  constexpr double fs[8] = {-1.0 / 6,
+                            1.0 / 120,
+                            -1.0 / 5040,
+                            1.0 / 362880,
+                            -1.0 / 39916800,
+                            1.0 / 6227020800.0,
+                            -1.0 / 1307674368000.0,
+                            1.0 / 355687428096000.0};
+  constexpr double fc[8] = {
+      -1.0 / 2,       1.0 / 24,        -1.0 / 720,           1.0 / 40320,
+      -1.0 / 3628800, 1.0 / 479001600, -1.0 / 87178291200.0, 1.0 / 20922789888000.0};
+  double ps = fs[7], pc = fc[7];
+  for (int k = 6; k >= 0; --k) {
+    ps = fma(ps, x2, fs[k]);
+    pc = fma(pc, x2, fc[k]);
+  }
+  const double sx = fma(x * x2, ps, x), cx = fma(x2, pc, 1.0);
+  switch (static_cast<int>(q) & 3) {
+    case 0:
+      s = sx, c = cx;
+      break;
+    case 1:
+      s = cx, c = -sx;
+      break;
+    case 2:
+      s = -sx, c = -cx;
+      break;
+    default:
+      s = -cx, c = sx;
+      break;
+  }
+}
+}  // namespace detail
+
+// Box-Muller: two standard normals from u1 in (0, 1] (never 0, so the log is finite) and u2 in
+// [0, 1): z0 = r cos(2 pi u2), z1 = r sin(2 pi u2), r = sqrt(-2 log u1).
+LOOM_HD inline void box_muller(double u1, double u2, double& z0, double& z1) {
+  const double r = sqrt(-2.0 * detail::log_unit(u1));
+  double s, c;
+  detail::sincos_2pi(u2, s, c);
+  z0 = r * c;
+  z1 = r * s;
 }
 
 namespace detail {
@@ -105,18 +178,30 @@ class Philox {
     const int k = static_cast<int>(i % 2) * 2;
     return to_float64(w.v[k], w.v[k + 1]);
   }
-  // Element i of a standard normal array, by the ziggurat (loom/random_ziggurat.hpp): float32
-  // from word i % 4 of block i / 4, float64 from words 2 (i % 2) (high) and 2 (i % 2) + 1 of
-  // block i / 2, as the uniforms; a rejected draw goes on with element i's own blocks.
+  // The normals of block b, computed in double: float32 pairs (i % 4 / 2) from 32-bit words,
+  // u1 = (w + 1) 2^-32 in (0, 1]; float64 pairs from 53-bit halves of the block.
+  LOOM_HD void normal_pairs32(std::uint64_t b, double z[4]) const {
+    const Words4 w = block(b);
+    for (int p = 0; p < 2; ++p) {
+      const double u1 = (static_cast<double>(w.v[2 * p]) + 1.0) * (1.0 / 4294967296.0);
+      const double u2 = static_cast<double>(w.v[2 * p + 1]) * (1.0 / 4294967296.0);
+      box_muller(u1, u2, z[2 * p], z[2 * p + 1]);
+    }
+  }
+  LOOM_HD void normal_pair64(std::uint64_t b, double z[2]) const {
+    const Words4 w = block(b);
+    const double u1 = 1.0 - to_float64(w.v[0], w.v[1]);  // (0, 1]
+    box_muller(u1, to_float64(w.v[2], w.v[3]), z[0], z[1]);
+  }
   LOOM_HD float normal_float32(std::int64_t i) const {
-    const Words4 w = block(static_cast<std::uint64_t>(i) / 4);
-    return detail::zig_normal32(*this, w.v[i % 4], static_cast<std::uint64_t>(i));
+    double z[4];
+    normal_pairs32(static_cast<std::uint64_t>(i) / 4, z);
+    return static_cast<float>(z[i % 4]);
   }
   LOOM_HD double normal_float64(std::int64_t i) const {
-    const Words4 w = block(static_cast<std::uint64_t>(i) / 2);
-    const int k = static_cast<int>(i % 2) * 2;
-    return detail::zig_normal64(*this, (std::uint64_t{w.v[k]} << 32) | w.v[k + 1],
-                                static_cast<std::uint64_t>(i));
+    double z[2];
+    normal_pair64(static_cast<std::uint64_t>(i) / 2, z);
+    return z[i % 2];
   }
 
   // Element i of an integer array in [low, low + span], span = high - 1 - low as a uint64:
@@ -175,28 +260,14 @@ class Philox {
 // ---- Numba's xoroshiro128p (numba.cuda.random), bit for bit ----
 // A state is a row (s0, s1) of a uint64 array of shape (n, 2), Numba's xoroshiro128p_dtype.
 
-namespace detail {
-LOOM_HD inline std::uint64_t xoroshiro128p_step(std::uint64_t& w0, std::uint64_t& w1) {
-  const std::uint64_t s0 = w0;
-  std::uint64_t s1 = w1;
+LOOM_HD inline std::uint64_t xoroshiro128p_next(View<std::uint64_t, 2> states, std::int64_t i) {
+  const std::uint64_t s0 = states(i, 0);
+  std::uint64_t s1 = states(i, 1);
   const std::uint64_t result = s0 + s1;
   s1 ^= s0;
-  w0 = ((s0 << 55) | (s0 >> 9)) ^ s1 ^ (s1 << 14);
-  w1 = (s1 << 36) | (s1 >> 28);
+  states(i, 0) = ((s0 << 55) | (s0 >> 9)) ^ s1 ^ (s1 << 14);
+  states(i, 1) = (s1 << 36) | (s1 >> 28);
   return result;
-}
-}  // namespace detail
-
-LOOM_HD inline std::uint64_t xoroshiro128p_next(View<std::uint64_t, 2> states, std::int64_t i) {
-  // A row whose words are adjacent (create_xoroshiro128p_states' arrays) is reached through one
-  // pointer, so the compiler knows the two words apart and can keep a thread's state in registers
-  // over a loop of draws, as LLVM does with Numba's record arrays: 3.4x faster Monte Carlo pi on an
-  // H200 than two View accesses, whose strides could make them the same word.
-  if (states.strides[1] == sizeof(std::uint64_t) && states.shape[1] == 2) {
-    std::uint64_t* row = &states(i, 0);
-    return detail::xoroshiro128p_step(row[0], row[1]);
-  }
-  return detail::xoroshiro128p_step(states(i, 0), states(i, 1));
 }
 // Numba's uint64_to_unit_float64 / _float32: the top 53 bits, then rounded to float32 (which, as
 // in Numba, can give 1.0f for the largest draws).
