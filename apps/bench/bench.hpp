@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <functional>
 #include <loom/loom.hpp>
 #include <string>
 #include <vector>
@@ -22,6 +23,13 @@ struct Sizes {
 };
 
 Sizes sizes_from_env();
+
+// Device rows timed as peers.py times CuPy: CUDA events on one stream around kDeviceBatch calls
+// queued back to back, one wait, the time per call (register with UseManualTime). Every device
+// case has such a row, "<case>/<target>_batch", beside its "<case>/<target>" row, which waits for
+// the device after every call (the host round trip included). `call` queues one call on `s`.
+constexpr int kDeviceBatch = 10;
+void time_on_stream(benchmark::State& st, const Stream& s, const std::function<void()>& call);
 
 // Cases named "<op>/<dtype>/<size>/<target>", e.g. sinexp/float32/64M/cpu. On a device target,
 // device=true registers device-array cases ("cuda"), false host-array ones ("cuda_host").

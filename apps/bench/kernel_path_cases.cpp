@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,7 +101,8 @@ void finish(benchmark::State& st, std::int64_t items, std::int64_t bytes) {
 // against `want` (bitwise), then times it.
 void kernel_case(benchmark::State& st, const Runtime& rt, const std::string& kernel,
                  const std::string& target, const LaunchConfig& cfg0, std::vector<Array> in,
-                 Array out, const Array& want, bool device, std::int64_t items) {
+                 Array out, const Array& want, bool device, std::int64_t items,
+                 bool batch = false) {
   try {
     LaunchConfig cfg = cfg0;
     cfg.target = target;
@@ -120,9 +122,14 @@ void kernel_case(benchmark::State& st, const Runtime& rt, const std::string& ker
           ("kernel '" + kernel + "' on " + target + ": differs from the loop").c_str());
       return;
     }
-    for (auto _ : st) {
-      run();
-      if (device) rt.synchronize(target);
+    if (batch) {
+      cfg.stream = rt.stream(target);
+      time_on_stream(st, cfg.stream, run);
+    } else {
+      for (auto _ : st) {
+        run();
+        if (device) rt.synchronize(target);
+      }
     }
     std::int64_t bytes = nbytes(out);
     for (const auto& a : in) bytes += nbytes(a);
@@ -190,70 +197,64 @@ void register_kernel_path_cases(const Runtime& rt, const std::string& target, co
   const Runtime* r = &rt;
   const std::string n_label = apps::size_label(sizes.large);
   const std::string grid = label2(kJacobiRows, kJacobiCols);
-  ms(benchmark::RegisterBenchmark(
-         ("kernel_hypot_stride_sized/float32/" + n_label + "/" + target).c_str(),
-         [=](benchmark::State& st) {
-           const Data& d = data(sizes);
-           kernel_case(st, *r, "hypot_stride", target, {.size = d.n}, {d.a, d.b},
-                       empty({d.n}, DType::float32), d.hypot, device, d.n);
-         }),
-     sizes);
+  // "<case>/<target>", and on a device "<case>/<target>_batch" too (time_on_stream).
+  const auto add = [&](const std::string& c, std::function<void(benchmark::State&, bool)> f) {
+    ms(benchmark::RegisterBenchmark((c + "/" + target).c_str(),
+                                    [f](benchmark::State& st) { f(st, false); }),
+       sizes);
+    if (device) {
+      ms(benchmark::RegisterBenchmark((c + "/" + target + "_batch").c_str(),
+                                      [f](benchmark::State& st) { f(st, true); }),
+         sizes)
+          ->UseManualTime();
+    }
+  };
+  add("kernel_hypot_stride_sized/float32/" + n_label, [=](benchmark::State& st, bool batch) {
+    const Data& d = data(sizes);
+    kernel_case(st, *r, "hypot_stride", target, {.size = d.n}, {d.a, d.b},
+                empty({d.n}, DType::float32), d.hypot, device, d.n, batch);
+  });
   // The seeds' add with its hand-written grid-stride loop: on their [1024, 256] grid (each host
   // thread walks memory a grid apart) and on one element a thread (.size = n).
-  ms(benchmark::RegisterBenchmark(("kernel_add_stride/float32/" + n_label + "/" + target).c_str(),
-                                  [=](benchmark::State& st) {
-                                    const Data& d = data(sizes);
-                                    kernel_case(st, *r, "add_stride", target,
-                                                {.blocks = 1024, .threads = 256}, {d.a, d.b},
-                                                empty({d.n}, DType::float32), d.add, device, d.n);
-                                  }),
-     sizes);
-  ms(benchmark::RegisterBenchmark(
-         ("kernel_add_stride_sized/float32/" + n_label + "/" + target).c_str(),
-         [=](benchmark::State& st) {
-           const Data& d = data(sizes);
-           kernel_case(st, *r, "add_stride", target, {.size = d.n}, {d.a, d.b},
-                       empty({d.n}, DType::float32), d.add, device, d.n);
-         }),
-     sizes);
+  add("kernel_add_stride/float32/" + n_label, [=](benchmark::State& st, bool batch) {
+    const Data& d = data(sizes);
+    kernel_case(st, *r, "add_stride", target, {.blocks = 1024, .threads = 256}, {d.a, d.b},
+                empty({d.n}, DType::float32), d.add, device, d.n, batch);
+  });
+  add("kernel_add_stride_sized/float32/" + n_label, [=](benchmark::State& st, bool batch) {
+    const Data& d = data(sizes);
+    kernel_case(st, *r, "add_stride", target, {.size = d.n}, {d.a, d.b},
+                empty({d.n}, DType::float32), d.add, device, d.n, batch);
+  });
   // The seeds' maximum_6: a 3-D grid of 8x8x8 blocks, x along the first (slowest) axis.
-  ms(benchmark::RegisterBenchmark(
-         ("kernel_maximum_3d/float32/" + apps::shape_label(sizes.cube) + "/" + target).c_str(),
-         [=](benchmark::State& st) {
-           const Data& d = data(sizes);
-           const Shape& c = sizes.cube;
-           const LaunchConfig cfg{.blocks = Extent(c[0] / 8, c[1] / 8, c[2] / 8),
-                                  .threads = Extent(8, 8, 8)};
-           kernel_case(st, *r, "maximum_3d", target, cfg, {d.ca, d.cb}, empty(c, DType::float32),
-                       d.cmax, device, d.ca.size());
-         }),
-     sizes);
-  ms(benchmark::RegisterBenchmark(("kernel_jacobi_2d/float32/" + grid + "/" + target).c_str(),
-                                  [=](benchmark::State& st) {
-                                    const Data& d = data(sizes);
-                                    const LaunchConfig cfg{
-                                        .blocks = Extent(kJacobiCols / 32, kJacobiRows / 8),
-                                        .threads = Extent(32, 8)};
-                                    kernel_case(st, *r, "jacobi_2d", target, cfg, {d.grid},
-                                                empty({kJacobiRows, kJacobiCols}, DType::float32),
-                                                d.jacobi, device, kJacobiRows * kJacobiCols);
-                                  }),
-     sizes);
+  add("kernel_maximum_3d/float32/" + apps::shape_label(sizes.cube),
+      [=](benchmark::State& st, bool batch) {
+        const Data& d = data(sizes);
+        const Shape& c = sizes.cube;
+        const LaunchConfig cfg{.blocks = Extent(c[0] / 8, c[1] / 8, c[2] / 8),
+                               .threads = Extent(8, 8, 8)};
+        kernel_case(st, *r, "maximum_3d", target, cfg, {d.ca, d.cb}, empty(c, DType::float32),
+                    d.cmax, device, d.ca.size(), batch);
+      });
+  add("kernel_jacobi_2d/float32/" + grid, [=](benchmark::State& st, bool batch) {
+    const Data& d = data(sizes);
+    const LaunchConfig cfg{.blocks = Extent(kJacobiCols / 32, kJacobiRows / 8),
+                           .threads = Extent(32, 8)};
+    kernel_case(st, *r, "jacobi_2d", target, cfg, {d.grid},
+                empty({kJacobiRows, kJacobiCols}, DType::float32), d.jacobi, device,
+                kJacobiRows * kJacobiCols, batch);
+  });
   for (const char* k : {"block_sum", "block_sum_sync"}) {
     if (device && std::string(k) == "block_sum_sync") continue;  // the same code on a GPU
-    ms(benchmark::RegisterBenchmark(
-           ("kernel_" + std::string(k) + "/float64/" + apps::size_label(sizes.large / 4) + "/" +
-            target)
-               .c_str(),
-           [=](benchmark::State& st) {
-             const Data& d = data(sizes);
-             const LaunchConfig cfg{.blocks = d.nblocks,
-                                    .threads = kSumBlock,
-                                    .shared_bytes = kSumBlock * sizeof(double)};
-             kernel_case(st, *r, k, target, cfg, {d.x}, empty({d.nblocks}, DType::float64), d.sums,
-                         device, d.nblocks * kSumBlock);
-           }),
-       sizes);
+    add("kernel_" + std::string(k) + "/float64/" + apps::size_label(sizes.large / 4),
+        [=](benchmark::State& st, bool batch) {
+          const Data& d = data(sizes);
+          const LaunchConfig cfg{.blocks = d.nblocks,
+                                 .threads = kSumBlock,
+                                 .shared_bytes = kSumBlock * sizeof(double)};
+          kernel_case(st, *r, k, target, cfg, {d.x}, empty({d.nblocks}, DType::float64), d.sums,
+                      device, d.nblocks * kSumBlock, batch);
+        });
   }
 }
 

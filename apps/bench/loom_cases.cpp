@@ -89,41 +89,47 @@ void reduce_case(benchmark::State& st, const Runtime& rt, const std::string& op,
   }
 }
 
-// The same reduction as reduce_case on device arrays, timed as a stream of calls: kBatch calls
-// back to back, one synchronize after the last, time per call (UseManualTime). This is how
+}  // namespace
+
+void time_on_stream(benchmark::State& st, const Stream& s, const std::function<void()>& call) {
+  call();  // warm-up
+  s.synchronize();
+  for (auto _ : st) {
+    const loom::Event start = s.record();
+    for (int k = 0; k < kDeviceBatch; ++k) call();
+    const loom::Event stop = s.record();
+    stop.synchronize();
+    st.SetIterationTime(stop.elapsed_ms(start) * 1e-3 / kDeviceBatch);
+  }
+  st.counters["calls_per_sync"] = kDeviceBatch;
+}
+
+namespace {
+
+// The same reduction as reduce_case on device arrays, timed as a stream of calls: kDeviceBatch
+// calls back to back, one synchronize after the last, time per call (UseManualTime). This is how
 // CuPy's and Numba's device figures are taken (CUDA events around k calls), so this is the column
 // to read against them; reduce_case's synchronize after every call adds the round trip.
-constexpr int kBatch = 10;
-
 void reduce_batch_case(benchmark::State& st, const Runtime& rt, const std::string& op,
                        const std::string& target, const MakeInputs& make) {
   try {
     const Array x = place(rt, target, make(), true)[0];
     const Reduce f = rt.reduce(op);
-    // Timed as peers.py times CuPy and Numba: CUDA events around kBatch calls on one stream,
-    // each call returning a fresh result (no out=, whose copy would add a kernel per call).
+    // Each call returns a fresh result (no out=, whose copy would add a kernel per call), as
+    // CuPy's calls do.
     const loom::Stream s = rt.stream(target);
     ReduceOptions opt;
     opt.target = target;
     opt.stream = s;
-    benchmark::DoNotOptimize(f(x, opt).data());  // warm-up
-    s.synchronize();
-    for (auto _ : st) {
-      const loom::Event start = s.record();
-      for (int k = 0; k < kBatch; ++k) benchmark::DoNotOptimize(f(x, opt).data());
-      const loom::Event stop = s.record();
-      stop.synchronize();
-      st.SetIterationTime(stop.elapsed_ms(start) * 1e-3 / kBatch);
-    }
+    time_on_stream(st, s, [&] { benchmark::DoNotOptimize(f(x, opt).data()); });
     st.SetBytesProcessed(st.iterations() * bytes_of(x));  // per call, as the manual time is
     st.SetItemsProcessed(st.iterations() * x.size());
-    st.counters["calls_per_sync"] = kBatch;
   } catch (const Error& e) {
     st.SkipWithError(e.what());
   }
 }
 
-// call_case's device case timed as reduce_batch_case is: CUDA events around kBatch calls with
+// call_case's device case timed as reduce_batch_case is: CUDA events around kDeviceBatch calls with
 // out= on one stream, so that a call's time is the GPU's (peers.py times CuPy's calls so).
 void call_batch_case(benchmark::State& st, const Runtime& rt, const std::string& op,
                      const std::string& target, const MakeInputs& make) {
@@ -134,21 +140,13 @@ void call_batch_case(benchmark::State& st, const Runtime& rt, const std::string&
     CallOptions opt;
     opt.target = target;
     opt.stream = s;
-    opt.out = f.call(in, opt);  // warm-up; its results become out=
-    s.synchronize();
-    for (auto _ : st) {
-      const loom::Event start = s.record();
-      for (int k = 0; k < kBatch; ++k) benchmark::DoNotOptimize(f.call(in, opt)[0].data());
-      const loom::Event stop = s.record();
-      stop.synchronize();
-      st.SetIterationTime(stop.elapsed_ms(start) * 1e-3 / kBatch);
-    }
+    opt.out = f.call(in, opt);  // its results become out=
+    time_on_stream(st, s, [&] { benchmark::DoNotOptimize(f.call(in, opt)[0].data()); });
     std::int64_t bytes = 0;
     for (const auto& a : in) bytes += bytes_of(a);
     for (const auto& a : opt.out) bytes += bytes_of(a);
     st.SetBytesProcessed(st.iterations() * bytes);
     st.SetItemsProcessed(st.iterations() * in[0].size());
-    st.counters["calls_per_sync"] = kBatch;
   } catch (const Error& e) {
     st.SkipWithError(e.what());
   }
@@ -189,12 +187,27 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
         name(shown, t, size, label).c_str(),
         [=](benchmark::State& st) { call_case(st, *r, op, target, make, with_out, device); });
     tune(b, n, sizes);
+    if (device && with_out) {  // "<op>/<dtype>/<size>/cuda_batch": the row to read against CuPy
+      b = benchmark::RegisterBenchmark(
+          name(shown, t, size, label + "_batch").c_str(),
+          [=](benchmark::State& st) { call_batch_case(st, *r, op, target, make); });
+      b->UseManualTime()->Unit(n >= sizes.large ? benchmark::kMillisecond
+                                                : benchmark::kMicrosecond);
+      if (n >= sizes.large) b->MinTime(sizes.large_min_time);
+    }
   };
   auto reduce = [&](const std::string& op, DType t, std::int64_t n, MakeInputs make) {
     auto* b = benchmark::RegisterBenchmark(
         name(op, t, apps::size_label(n), label).c_str(),
         [=](benchmark::State& st) { reduce_case(st, *r, op, target, make, device); });
     tune(b, n, sizes);
+    if (device) {  // "sum/float32/256M/cuda_batch"
+      b = benchmark::RegisterBenchmark(
+          name(op, t, apps::size_label(n), label + "_batch").c_str(),
+          [=](benchmark::State& st) { reduce_batch_case(st, *r, op, target, make); });
+      b->UseManualTime()->Unit(benchmark::kMicrosecond);
+      if (n >= sizes.large) b->MinTime(sizes.large_min_time);
+    }
   };
   // The seed's sinexp inputs: x = linspace(0, 2pi, n), y = 10.
   auto sinexp_inputs = [](DType t, std::int64_t n) -> MakeInputs {
@@ -230,16 +243,6 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
   // Reductions; prod of ones so the product never drifts into denormals (slow on x86).
   for (std::int64_t n : {sizes.small, sizes.large}) reduce("sum", DType::float32, n, vec(n));
   if (sizes.huge > 0 && target != "cpu") reduce("sum", DType::float32, sizes.huge, vec(sizes.huge));
-  if (device) {  // the batched timing of the same sums: "sum/float32/256M/cuda_batch"
-    for (std::int64_t n : {sizes.large, sizes.huge}) {
-      if (n <= 0) continue;
-      const MakeInputs make = vec(n);
-      auto* b = benchmark::RegisterBenchmark(
-          name("sum", DType::float32, apps::size_label(n), label + "_batch").c_str(),
-          [=](benchmark::State& st) { reduce_batch_case(st, *r, "sum", target, make); });
-      b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(sizes.large_min_time);
-    }
-  }
   reduce("prod", DType::float32, sizes.small,
          [n = sizes.small] { return std::vector<Array>{full({n}, 1.0, DType::float32)}; });
 
@@ -248,13 +251,6 @@ void register_loom_cases(const Runtime& rt, const std::string& target, const Siz
     return std::vector<Array>{apps::random_uniform<float>(m, 0, 1, 3)};
   };
   ufunc("sum_row", DType::float32, shape_size(m), apps::shape_label(m), true, rows);
-  if (device) {  // "sum_row/float32/4096x64x256/cuda_batch": the column to read against CuPy
-    auto* b = benchmark::RegisterBenchmark(
-        name("sum_row", DType::float32, apps::shape_label(m), label + "_batch").c_str(),
-        [=](benchmark::State& st) { call_batch_case(st, *r, "sum_row", target, rows); });
-    b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(sizes.large_min_time);
-  }
-
   if (device) {  // the device's copy bandwidth, the limit for the elementwise cases
     const std::int64_t n = sizes.large;
     auto* b = benchmark::RegisterBenchmark(
@@ -394,7 +390,8 @@ LaunchConfig explicit_config(const std::string& target, std::size_t shared_bytes
 // One histogram per iteration: the counts are zeroed (a fill on the device, queued like the
 // launch) and the kernel launched; device cases wait for it. Bytes: the input read once.
 void histogram_case(benchmark::State& st, const Runtime& rt, const std::string& kernel,
-                    const std::string& target, std::int64_t n, std::int64_t nbins, bool device) {
+                    const std::string& target, std::int64_t n, std::int64_t nbins, bool device,
+                    bool batch = false) {
   try {
     const Array x = place(rt, target, {normal_input(n)}, device)[0];
     const Array hist =
@@ -402,10 +399,11 @@ void histogram_case(benchmark::State& st, const Runtime& rt, const std::string& 
     const Array zero(std::int32_t{0});
     const Kernel k = rt.kernel(kernel);
     const bool shared = kernel.find("shared") != std::string::npos;
-    const LaunchConfig cfg = explicit_config(
+    LaunchConfig cfg = explicit_config(
         target, shared ? sizeof(std::int32_t) * static_cast<std::size_t>(nbins) : 0);
+    if (batch) cfg.stream = rt.stream(target);
     auto run = [&] {
-      rt.copy_to(zero, hist);
+      rt.copy_to(zero, hist, cfg.stream);
       k.launch(cfg, x, kHistLo, kHistHi, hist);
     };
     run();  // warm-up, checked against the seeds' rule
@@ -415,11 +413,15 @@ void histogram_case(benchmark::State& st, const Runtime& rt, const std::string& 
               .c_str());
       return;
     }
-    for (auto _ : st) {
-      run();
+    if (batch) {
+      time_on_stream(st, cfg.stream, run);
+    } else {
+      for (auto _ : st) {
+        run();
+        if (device) rt.synchronize(target);
+      }
       if (device) rt.synchronize(target);
     }
-    if (device) rt.synchronize(target);
     st.SetBytesProcessed(st.iterations() * (bytes_of(x) + bytes_of(hist)));
     st.SetItemsProcessed(st.iterations() * n);
     st.counters["bins"] = static_cast<double>(nbins);
@@ -434,7 +436,7 @@ void histogram_case(benchmark::State& st, const Runtime& rt, const std::string& 
 // case. cuda: the automatic configuration (no blocks, no threads: a grid that fills the device);
 // host targets: the explicit 1024 x 256 grid.
 void hypot_case(benchmark::State& st, const Runtime& rt, const std::string& target, std::int64_t n,
-                bool device) {
+                bool device, bool batch = false) {
   try {
     const Array a = apps::random_uniform<float>({n}, -12, 12, 91);
     const Array b = apps::random_uniform<float>({n}, -12, 12, 92);
@@ -457,9 +459,14 @@ void hypot_case(benchmark::State& st, const Runtime& rt, const std::string& targ
         return;
       }
     }
-    for (auto _ : st) {
-      k.launch(cfg, in[0], in[1], c);
-      if (device) rt.synchronize(target);
+    if (batch) {
+      cfg.stream = rt.stream(target);
+      time_on_stream(st, cfg.stream, [&] { k.launch(cfg, in[0], in[1], c); });
+    } else {
+      for (auto _ : st) {
+        k.launch(cfg, in[0], in[1], c);
+        if (device) rt.synchronize(target);
+      }
     }
     st.SetBytesProcessed(st.iterations() * 3 * bytes_of(c));  // two read, one written
     st.SetItemsProcessed(st.iterations() * n);
@@ -487,12 +494,25 @@ void register_kernel_cases(const Runtime& rt, const std::string& target, const S
           name(op, DType::float32, size, target).c_str(),
           [=](benchmark::State& st) { histogram_case(st, *r, kernel, target, n, nbins, device); });
       tune(b, n, sizes);
+      if (device) {
+        b = benchmark::RegisterBenchmark(
+            name(op, DType::float32, size, target + "_batch").c_str(), [=](benchmark::State& st) {
+              histogram_case(st, *r, kernel, target, n, nbins, device, true);
+            });
+        tune(b, n, sizes)->UseManualTime();
+      }
     }
   }
   auto* b = benchmark::RegisterBenchmark(
       name("kernel_hypot_stride", DType::float32, size, target).c_str(),
       [=](benchmark::State& st) { hypot_case(st, *r, target, n, device); });
   tune(b, n, sizes);
+  if (device) {
+    b = benchmark::RegisterBenchmark(
+        name("kernel_hypot_stride", DType::float32, size, target + "_batch").c_str(),
+        [=](benchmark::State& st) { hypot_case(st, *r, target, n, device, true); });
+    tune(b, n, sizes)->UseManualTime();
+  }
 }
 
 void register_kernel_baselines(const Sizes& sizes) {

@@ -47,13 +47,14 @@ double rel_err(const Array& got, const Array& want) {
 // np.cumsum(x) and cupy.cumsum(x) do. Checked against a float64 running sum: the scan's error
 // on uniform(-1, 1) data stays far below 1e-2 of the running sum's scale.
 void accumulate_case(benchmark::State& st, const Runtime& rt, const std::string& target,
-                     std::int64_t n, bool device) {
+                     std::int64_t n, bool device, bool batch) {
   try {
     const Array x = apps::random_uniform<float>({n}, -1, 1, 111);
     const Array dx = on(rt, target, x, device);
     wait(rt, target, device);
     const Ufunc add = rt.ufunc("add");
-    const AccumulateOptions opt{.target = target};
+    AccumulateOptions opt{.target = target};
+    if (batch) opt.stream = rt.stream(target);
     const Array first = rt.to_host(add.accumulate(dx, opt));
     const float* xv = reinterpret_cast<const float*>(x.data());
     const float* got = reinterpret_cast<const float*>(first.data());
@@ -69,10 +70,15 @@ void accumulate_case(benchmark::State& st, const Runtime& rt, const std::string&
         return;
       }
     }
-    for (auto _ : st) {
-      Array r = add.accumulate(dx, opt);
-      wait(rt, target, device);
-      benchmark::DoNotOptimize(r.data());
+    if (batch) {
+      time_on_stream(st, opt.stream,
+                     [&] { benchmark::DoNotOptimize(add.accumulate(dx, opt).data()); });
+    } else {
+      for (auto _ : st) {
+        Array r = add.accumulate(dx, opt);
+        wait(rt, target, device);
+        benchmark::DoNotOptimize(r.data());
+      }
     }
     st.SetBytesProcessed(st.iterations() * 2 * bytes_of(x));  // read + written
     st.SetItemsProcessed(st.iterations() * n);
@@ -87,7 +93,8 @@ void accumulate_case(benchmark::State& st, const Runtime& rt, const std::string&
 // is checked against an in-order host loop: bit for bit on host targets and for integers, within
 // 1e-12 for floats on a device (whose atomics add in another order).
 template <class T>
-void at_case(benchmark::State& st, const Runtime& rt, const std::string& target, bool device) {
+void at_case(benchmark::State& st, const Runtime& rt, const std::string& target, bool device,
+             bool batch) {
   try {
     Array idx = empty({kAtUpdates}, DType::int64);
     auto* iv = reinterpret_cast<std::int64_t*>(idx.data());
@@ -103,8 +110,10 @@ void at_case(benchmark::State& st, const Runtime& rt, const std::string& target,
     const Array a = device ? rt.zeros({kAtBins}, dtype_v<T>, target) : zeros({kAtBins}, dtype_v<T>);
     wait(rt, target, device);
     const Ufunc add = rt.ufunc("add");
-    const AtOptions opt{.target = target};
+    AtOptions opt{.target = target};
+    if (batch) opt.stream = rt.stream(target);
     add.at(a, di, db, opt);
+    wait(rt, target, device);
     Array want = zeros({kAtBins}, dtype_v<T>);
     auto* w = reinterpret_cast<T*>(want.data());
     const auto* bv = reinterpret_cast<const T*>(b.data());
@@ -120,9 +129,13 @@ void at_case(benchmark::State& st, const Runtime& rt, const std::string& target,
                            .c_str());
       return;
     }
-    for (auto _ : st) {
-      add.at(a, di, db, opt);
-      wait(rt, target, device);
+    if (batch) {
+      time_on_stream(st, opt.stream, [&] { add.at(a, di, db, opt); });
+    } else {
+      for (auto _ : st) {
+        add.at(a, di, db, opt);
+        wait(rt, target, device);
+      }
     }
     // Read: indices and values; read and written: the bins.
     st.SetBytesProcessed(st.iterations() * (bytes_of(idx) + bytes_of(b) + 2 * bytes_of(a)));
@@ -134,7 +147,8 @@ void at_case(benchmark::State& st, const Runtime& rt, const std::string& target,
 
 // subtract.reduce along the last axis of (4096, 4096) float64 uniform [0, 1): NumPy's in-order
 // fold per row, into out=. The first result is checked bit for bit against a plain loop.
-void reduce_case(benchmark::State& st, const Runtime& rt, const std::string& target, bool device) {
+void reduce_case(benchmark::State& st, const Runtime& rt, const std::string& target, bool device,
+                 bool batch) {
   try {
     const Array x = apps::random_uniform<double>(kReduceShape, 0, 1, 131);
     const Array dx = on(rt, target, x, device);
@@ -143,8 +157,10 @@ void reduce_case(benchmark::State& st, const Runtime& rt, const std::string& tar
         device ? rt.empty({rows}, DType::float64, target) : empty({rows}, DType::float64);
     wait(rt, target, device);
     const Ufunc sub = rt.ufunc("subtract");
-    const ReduceOptions opt{.target = target, .axis = 1, .out = out};
+    ReduceOptions opt{.target = target, .axis = 1, .out = out};
+    if (batch) opt.stream = rt.stream(target);
     sub.reduce(dx, opt);
+    wait(rt, target, device);
     const Array got = rt.to_host(out);
     const auto* xv = reinterpret_cast<const double*>(x.data());
     const auto* gv = reinterpret_cast<const double*>(got.data());
@@ -158,9 +174,13 @@ void reduce_case(benchmark::State& st, const Runtime& rt, const std::string& tar
         return;
       }
     }
-    for (auto _ : st) {
-      sub.reduce(dx, opt);
-      wait(rt, target, device);
+    if (batch) {
+      time_on_stream(st, opt.stream, [&] { sub.reduce(dx, opt); });
+    } else {
+      for (auto _ : st) {
+        sub.reduce(dx, opt);
+        wait(rt, target, device);
+      }
     }
     st.SetBytesProcessed(st.iterations() * (bytes_of(x) + bytes_of(out)));
     st.SetItemsProcessed(st.iterations() * x.size());
@@ -175,24 +195,33 @@ void register_method_cases(const Runtime& rt, const std::string& target, const S
                            bool device) {
   const Runtime* r = &rt;
   const std::int64_t n = sizes.large;
-  auto reg = [&](const std::string& name, std::function<void(benchmark::State&)> fn) {
-    benchmark::RegisterBenchmark(name.c_str(), std::move(fn))
+  // "<case>/<target>", and on a device "<case>/<target>_batch" too (time_on_stream).
+  auto reg = [&](const std::string& name, std::function<void(benchmark::State&, bool)> fn) {
+    benchmark::RegisterBenchmark((name + "/" + target).c_str(),
+                                 [fn](benchmark::State& st) { fn(st, false); })
         ->UseRealTime()
         ->MinTime(sizes.large_min_time)
         ->Unit(benchmark::kMillisecond);
+    if (device) {
+      benchmark::RegisterBenchmark((name + "/" + target + "_batch").c_str(),
+                                   [fn](benchmark::State& st) { fn(st, true); })
+          ->UseManualTime()
+          ->MinTime(sizes.large_min_time)
+          ->Unit(benchmark::kMillisecond);
+    }
   };
-  reg("add_accumulate/float32/" + apps::size_label(n) + "/" + target,
-      [=](benchmark::State& st) { accumulate_case(st, *r, target, n, device); });
+  reg("add_accumulate/float32/" + apps::size_label(n),
+      [=](benchmark::State& st, bool b) { accumulate_case(st, *r, target, n, device, b); });
   // Appends, not `"/" + std::to_string(..)`: that trips GCC 12's -Wrestrict (PR 105329).
   std::string at_op = "add_at_", at_n = "/";
   at_op += std::to_string(kAtBins) + "bins/";
-  at_n += std::to_string(kAtUpdates) + "/" + target;
+  at_n += std::to_string(kAtUpdates);
   reg(at_op + "float64" + at_n,
-      [=](benchmark::State& st) { at_case<double>(st, *r, target, device); });
+      [=](benchmark::State& st, bool b) { at_case<double>(st, *r, target, device, b); });
   reg(at_op + "int64" + at_n,
-      [=](benchmark::State& st) { at_case<std::int64_t>(st, *r, target, device); });
-  reg("subtract_reduce_axis1/float64/" + apps::shape_label(kReduceShape) + "/" + target,
-      [=](benchmark::State& st) { reduce_case(st, *r, target, device); });
+      [=](benchmark::State& st, bool b) { at_case<std::int64_t>(st, *r, target, device, b); });
+  reg("subtract_reduce_axis1/float64/" + apps::shape_label(kReduceShape),
+      [=](benchmark::State& st, bool b) { reduce_case(st, *r, target, device, b); });
 }
 
 }  // namespace loom::bench
