@@ -148,8 +148,15 @@ void loop_case(benchmark::State& st, F&& f, std::int64_t items, std::int64_t byt
   finish(st, items, bytes);
 }
 
-benchmark::internal::Benchmark* ms(benchmark::internal::Benchmark* b, const Sizes& sizes) {
-  return b->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(sizes.large_min_time);
+// Milliseconds, wall-clock time unless `manual` (time_on_stream's rows).
+benchmark::internal::Benchmark* ms(benchmark::internal::Benchmark* b, const Sizes& sizes,
+                                   bool manual = false) {
+  if (manual) {
+    b->UseManualTime();
+  } else {
+    b->UseRealTime();
+  }
+  return b->Unit(benchmark::kMillisecond)->MinTime(sizes.large_min_time);
 }
 
 struct Data {
@@ -205,8 +212,7 @@ void register_kernel_path_cases(const Runtime& rt, const std::string& target, co
     if (device) {
       ms(benchmark::RegisterBenchmark((c + "/" + target + "_batch").c_str(),
                                       [f](benchmark::State& st) { f(st, true); }),
-         sizes)
-          ->UseManualTime();
+         sizes, true);
     }
   };
   add("kernel_hypot_stride_sized/float32/" + n_label, [=](benchmark::State& st, bool batch) {

@@ -157,9 +157,14 @@ std::string name(const std::string& op, DType t, const std::string& size,
   return op + "/" + std::string(loom::name(t)) + "/" + size + "/" + target;
 }
 
+// Units and minimum time by size; wall-clock time unless `manual` (time_on_stream's rows).
 benchmark::internal::Benchmark* tune(benchmark::internal::Benchmark* b, std::int64_t n,
-                                     const Sizes& sizes) {
-  b->UseRealTime();
+                                     const Sizes& sizes, bool manual = false) {
+  if (manual) {
+    b->UseManualTime();
+  } else {
+    b->UseRealTime();
+  }
   if (n >= sizes.large) {
     b->MinTime(sizes.large_min_time)->Unit(benchmark::kMillisecond);
   } else if (n >= sizes.small) {
@@ -499,7 +504,7 @@ void register_kernel_cases(const Runtime& rt, const std::string& target, const S
             name(op, DType::float32, size, target + "_batch").c_str(), [=](benchmark::State& st) {
               histogram_case(st, *r, kernel, target, n, nbins, device, true);
             });
-        tune(b, n, sizes)->UseManualTime();
+        tune(b, n, sizes, true);
       }
     }
   }
@@ -511,7 +516,7 @@ void register_kernel_cases(const Runtime& rt, const std::string& target, const S
     b = benchmark::RegisterBenchmark(
         name("kernel_hypot_stride", DType::float32, size, target + "_batch").c_str(),
         [=](benchmark::State& st) { hypot_case(st, *r, target, n, device, true); });
-    tune(b, n, sizes)->UseManualTime();
+    tune(b, n, sizes, true);
   }
 }
 
