@@ -53,6 +53,9 @@ struct HypotGridStride {
       c(i + 2 * s) = h(a2, b2);
       c(i + 3 * s) = h(a3, b3);
     }
+    // Not unrolled: nvcc would compute the trip count first, an integer division that costs
+    // more than the element itself when a thread has one (`.size = n` launches).
+#pragma unroll 1
     for (; i < n; i += s) c(i) = h(a(i), b(i));
 #else
     for (const std::int64_t i : r) c(i) = h(a(i), b(i));

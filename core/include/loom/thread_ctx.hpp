@@ -106,13 +106,22 @@ struct ThreadCtx {
   // (loom/grid_stride.hpp). Use it where no element's result depends on which thread handles it;
   // write the loop by hand to keep CUDA's mapping on every target.
   LOOM_HD GridStride grid_stride(std::int64_t n) const {
+#if defined(__CUDA_ARCH__)
+    // 32-bit products where they cannot overflow (a block has at most 1024 threads; gridDim.y
+    // and .z are at most 65535), widened once: a 64-bit multiply is several instructions, and
+    // with one element a thread (`.size = n` launches) this start is most of a thread's work.
+    const unsigned per_block = blockDim.x * blockDim.y * blockDim.z;
+    const unsigned rank = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+    const std::uint64_t block =
+        std::uint64_t{blockIdx.z * gridDim.y + blockIdx.y} * gridDim.x + blockIdx.x;
+    const std::uint64_t threads = std::uint64_t{gridDim.y * gridDim.z} * gridDim.x * per_block;
+    return GridStride::over(n, static_cast<std::int64_t>(block * per_block + rank),
+                            static_cast<std::int64_t>(threads));
+#else
     const std::int64_t per_block = blockDim.count();
     const std::int64_t block =
         (std::int64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
     std::int64_t threads;
-#if defined(__CUDA_ARCH__)
-    threads = gridDim.count() * per_block;
-#else
     // A grid of 2^63 threads or more cannot finish; saturating keeps the split well defined.
     // Without a branch, since this runs once a thread.
     std::uint64_t p;
@@ -121,8 +130,8 @@ struct ThreadCtx {
     p |= std::uint64_t{0} - over;       // all ones on overflow
     p |= std::uint64_t{0} - (p >> 63);  // all ones from 2^63 on
     threads = static_cast<std::int64_t>(p & INT64_MAX);
-#endif
     return GridStride::over(n, block * per_block + thread_rank(), threads);
+#endif
   }
 
   // Every thread of the block waits here until all have arrived (CUDA's __syncthreads). On the
