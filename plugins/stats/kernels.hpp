@@ -410,7 +410,7 @@ struct WeightedPart {
       const std::int64_t end = (c + 1) * per < n ? (c + 1) * per : n;
       for (std::int64_t i = c * per; i < end; ++i) {
         const std::int64_t j =
-            hist ? equal_bin(to_acc<double>(x(i)), edges, norm) : static_cast<std::int64_t>(x(i));
+            hist ? equal_bin(to_acc<double>(x(i)), edges, norm) : to_acc<std::int64_t>(x(i));
         if (j >= 0) part(c, j) += w(i);
       }
     }

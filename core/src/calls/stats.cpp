@@ -264,14 +264,14 @@ std::optional<DType> sum_dtype(const Array& a, const StatsOptions& o) {
 }
 
 // `op` reduced over the elements that are not NaN (and where where= is true).
-Array nan_reduce(const Runtime& rt, const std::string& op, const Array& a, const StatsOptions& o,
-                 std::optional<DType> dtype) {
+Array nan_reduce(const Runtime& rt, const std::string& who, const std::string& op, const Array& a,
+                 const StatsOptions& o, std::optional<DType> dtype) {
   ReduceOptions ro{.target = o.target,
                    .axis = o.axis.given() ? o.axis : Axes::every(),
                    .keepdims = o.keepdims,
                    .out = o.out,
                    .dtype = dtype};
-  if (o.axis.given() && !o.axis.all()) (void)reduced_axes("nan" + op, a.ndim(), o.axis);
+  if (o.axis.given() && !o.axis.all()) (void)reduced_axes(who, a.ndim(), o.axis);
   if (is_float(a.dtype()) || is_complex(a.dtype())) {
     const CallOptions co{.target = o.target};
     Array keep = rt.ufunc("logical_not")(rt.ufunc("isnan")(a, co), co);
@@ -353,16 +353,16 @@ Array nanstd(const Runtime& rt, const Array& a, const StatsOptions& o) {
 
 Array nansum(const Runtime& rt, const Array& a, const StatsOptions& o) {
   refuse("nansum", o.ddof != 0, "ddof");
-  return nan_reduce(rt, "add", a, o, sum_dtype(a, o));
+  return nan_reduce(rt, "nansum", "add", a, o, sum_dtype(a, o));
 }
 Array nanprod(const Runtime& rt, const Array& a, const StatsOptions& o) {
   refuse("nanprod", o.ddof != 0, "ddof");
-  return nan_reduce(rt, "multiply", a, o, sum_dtype(a, o));
+  return nan_reduce(rt, "nanprod", "multiply", a, o, sum_dtype(a, o));
 }
 Array nanmax(const Runtime& rt, const Array& a, const StatsOptions& o) {
   refuse("nanmax", o.ddof != 0, "ddof");
   refuse("nanmax", o.dtype.has_value(), "dtype");
-  return nan_reduce(rt, "fmax", a,
+  return nan_reduce(rt, "nanmax", "fmax", a,
                     {.axis = o.axis,
                      .keepdims = o.keepdims,
                      .out = o.out,
@@ -373,7 +373,7 @@ Array nanmax(const Runtime& rt, const Array& a, const StatsOptions& o) {
 Array nanmin(const Runtime& rt, const Array& a, const StatsOptions& o) {
   refuse("nanmin", o.ddof != 0, "ddof");
   refuse("nanmin", o.dtype.has_value(), "dtype");
-  return nan_reduce(rt, "fmin", a,
+  return nan_reduce(rt, "nanmin", "fmin", a,
                     {.axis = o.axis,
                      .keepdims = o.keepdims,
                      .out = o.out,
@@ -586,8 +586,8 @@ HistogramResult histogram(const Runtime& rt, const Array& a, std::int64_t bins,
     hi = rt.to_host(rt.reduce("maximum")(a, ro)).to_vector<double>()[0];
   }
   if (!std::isfinite(lo) || !std::isfinite(hi)) {
-    throw ValueError(who + ": autodetected range of [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "] is not finite");
+    throw ValueError(who + ": " + (o.range ? "range" : "autodetected range") + " of [" +
+                     std::to_string(lo) + ", " + std::to_string(hi) + "] is not finite");
   }
   if (lo == hi) {  // NumPy widens an empty range by 0.5 each side
     lo -= 0.5;
