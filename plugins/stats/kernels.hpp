@@ -62,6 +62,7 @@ LOOM_HD inline Run run_of(std::int64_t chunk_first, std::int64_t chunk_end, std:
   (void)k;
   return {chunk_first + tid, chunk_end, nt};
 #else
+  (void)nt;
   const std::int64_t f = chunk_first + tid * k;
   return {f, f + k < chunk_end ? f + k : chunk_end, 1};
 #endif

@@ -272,7 +272,9 @@ Array nan_reduce(const Runtime& rt, const std::string& who, const std::string& o
                    .out = o.out,
                    .dtype = dtype};
   if (o.axis.given() && !o.axis.all()) (void)reduced_axes(who, a.ndim(), o.axis);
-  if (is_float(a.dtype()) || is_complex(a.dtype())) {
+  // fmax and fmin leave NaNs out themselves (and have no identity for where= to fill with).
+  const bool mask_nans = op != "fmax" && op != "fmin";
+  if (mask_nans && (is_float(a.dtype()) || is_complex(a.dtype()))) {
     const CallOptions co{.target = o.target};
     Array keep = rt.ufunc("logical_not")(rt.ufunc("isnan")(a, co), co);
     if (o.where) keep = rt.ufunc("logical_and")(keep, *o.where, co);
@@ -280,7 +282,7 @@ Array nan_reduce(const Runtime& rt, const std::string& who, const std::string& o
   } else if (o.where) {
     ro.where = o.where;
   }
-  return rt.reduce(op)(a, ro);
+  return rt.ufunc(op).reduce(a, ro);
 }
 
 // Arg reductions: the extreme's index per row.
@@ -389,7 +391,7 @@ Array ptp(const Runtime& rt, const Array& a, const StatsOptions& o) {
   (void)reduced_axes("ptp", a.ndim(), o.axis);
   const ReduceOptions ro{
       .target = o.target, .axis = o.axis.given() ? o.axis : Axes::every(), .keepdims = o.keepdims};
-  const Array hi = rt.reduce("maximum")(a, ro), lo = rt.reduce("minimum")(a, ro);
+  const Array hi = rt.ufunc("maximum").reduce(a, ro), lo = rt.ufunc("minimum").reduce(a, ro);
   CallOptions co{.target = o.target};
   if (o.out) {
     check_out("ptp", o.out, hi.dtype(), hi.shape());
@@ -405,11 +407,11 @@ Array count_nonzero(const Runtime& rt, const Array& a, const StatsOptions& o) {
   (void)reduced_axes("count_nonzero", a.ndim(), o.axis);
   const CallOptions co{.target = o.target};
   const Array nz = rt.ufunc("not_equal")(a, zeros({}, a.dtype()), co);
-  return rt.reduce("add")(nz, {.target = o.target,
-                               .axis = o.axis.given() ? o.axis : Axes::every(),
-                               .keepdims = o.keepdims,
-                               .out = o.out,
-                               .dtype = DType::int64});
+  return rt.ufunc("add").reduce(nz, {.target = o.target,
+                                     .axis = o.axis.given() ? o.axis : Axes::every(),
+                                     .keepdims = o.keepdims,
+                                     .out = o.out,
+                                     .dtype = DType::int64});
 }
 
 Array argmax(const Runtime& rt, const Array& a, const ArgOptions& o) {
@@ -453,8 +455,8 @@ Array average(const Runtime& rt, const Array& a, const AverageOptions& o) {
                          .axis = o.axis.given() ? o.axis : Axes::every(),
                          .keepdims = o.keepdims,
                          .dtype = dt};
-  const Array wsum = rt.reduce("add")(w, ro);
-  const Array num = rt.reduce("add")(rt.ufunc("multiply")(a, w, co), ro);
+  const Array wsum = rt.ufunc("add").reduce(w, ro);
+  const Array num = rt.ufunc("add").reduce(rt.ufunc("multiply")(a, w, co), ro);
   const Array hw = rt.to_host(wsum);
   for (const double v : hw.to_vector<double>()) {
     if (v == 0.0) throw ValueError(who + ": weights sum to zero, can't be normalized");
@@ -532,13 +534,14 @@ Array bincount(const Runtime& rt, const Array& x, const BincountOptions& o) {
   const std::string target = target_of(rt, x, o.target);
   std::int64_t bins = o.minlength;
   if (x.size() > 0) {
-    const ReduceOptions ro{.target = target};
-    const std::int64_t lo = rt.to_host(rt.reduce("minimum")(x, ro)).to_vector<std::int64_t>()[0];
+    const ReduceOptions ro{.target = target, .axis = Axes::every()};
+    const std::int64_t lo =
+        rt.to_host(rt.ufunc("minimum").reduce(x, ro)).to_vector<std::int64_t>()[0];
     if (lo < 0) {
       throw ValueError(who + ": x has a negative element (" + std::to_string(lo) +
                        "); it counts non-negative integers");
     }
-    const Array hi = rt.to_host(rt.reduce("maximum")(x, ro));
+    const Array hi = rt.to_host(rt.ufunc("maximum").reduce(x, ro));
     if (x.dtype() == DType::uint64 &&
         hi.to_vector<std::uint64_t>()[0] >
             static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() - 1)) {
@@ -581,9 +584,9 @@ HistogramResult histogram(const Runtime& rt, const Array& a, std::int64_t bins,
                        std::to_string(lo) + ", " + std::to_string(hi) + "))");
     }
   } else if (a.size() > 0) {
-    const ReduceOptions ro{.target = target, .dtype = DType::float64};
-    lo = rt.to_host(rt.reduce("minimum")(a, ro)).to_vector<double>()[0];
-    hi = rt.to_host(rt.reduce("maximum")(a, ro)).to_vector<double>()[0];
+    const ReduceOptions ro{.target = target, .axis = Axes::every(), .dtype = DType::float64};
+    lo = rt.to_host(rt.ufunc("minimum").reduce(a, ro)).to_vector<double>()[0];
+    hi = rt.to_host(rt.ufunc("maximum").reduce(a, ro)).to_vector<double>()[0];
   }
   if (!std::isfinite(lo) || !std::isfinite(hi)) {
     throw ValueError(who + ": " + (o.range ? "range" : "autodetected range") + " of [" +
