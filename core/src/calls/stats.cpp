@@ -535,11 +535,13 @@ Array bincount(const Runtime& rt, const Array& x, const BincountOptions& o) {
   std::int64_t bins = o.minlength;
   if (x.size() > 0) {
     const ReduceOptions ro{.target = target, .axis = Axes::every()};
-    const std::int64_t lo =
-        rt.to_host(rt.ufunc("minimum").reduce(x, ro)).to_vector<std::int64_t>()[0];
-    if (lo < 0) {
-      throw ValueError(who + ": x has a negative element (" + std::to_string(lo) +
-                       "); it counts non-negative integers");
+    if (kind(x.dtype()) == Kind::signed_int) {  // unsigned values are never negative
+      const std::int64_t lo =
+          rt.to_host(rt.ufunc("minimum").reduce(x, ro)).to_vector<std::int64_t>()[0];
+      if (lo < 0) {
+        throw ValueError(who + ": x has a negative element (" + std::to_string(lo) +
+                         "); it counts non-negative integers");
+      }
     }
     const Array hi = rt.to_host(rt.ufunc("maximum").reduce(x, ro));
     if (x.dtype() == DType::uint64 &&
