@@ -89,4 +89,10 @@ void register_device_set_cases(const Runtime& rt, const std::string& target, con
 void register_random_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
                            bool device);
 
+// loom::stats (apps/bench/stats_cases.cpp): stats_mean, stats_var, stats_argmax of sizes.large
+// float32, stats_bincount of int32 in [0, 1000), stats_histogram of float32 into 100 bins of
+// [0, 1) (device arrays on a device target, kDeviceBatch calls per synchronize).
+void register_stats_cases(const Runtime& rt, const std::string& target, const Sizes& sizes,
+                          bool device);
+
 }  // namespace loom::bench

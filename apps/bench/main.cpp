@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
       if (device) loom::bench::register_linalg_cases(rt, t.target, sizes, /*device=*/true);
       if (device) loom::bench::register_device_set_cases(rt, t.target, sizes);
       loom::bench::register_random_cases(rt, t.target, sizes, device);
+      loom::bench::register_stats_cases(rt, t.target, sizes, device);
     }
     loom::bench::register_baselines(sizes);
     loom::bench::register_kernel_path_baselines(sizes);

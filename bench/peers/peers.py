@@ -1210,6 +1210,69 @@ def random_groups(P, S):
     return groups
 
 
+# loom::stats (issue 28): loom-bench's stats_* cases (apps/bench/stats_cases.cpp): mean, var and
+# argmax of float32 in [0, 1), bincount of int32 in [0, 1000), histogram of float32 into 100
+# equal bins of [0, 1). The inputs are made the same way as loom-bench's (an LCG), on the device
+# once for CuPy.
+STATS_VALUES, STATS_BINS = 1000, 100
+
+
+def stats_input(kind, n):
+    """loom-bench's LCG: z = z * 6364136223846793005 + 1442695040888963407 (mod 2^64)."""
+    # The sequence by doubling (z_{k+m} = a^m z_k + c_m), so no Python loop over n.
+    ak, ck = np.uint64(6364136223846793005), np.uint64(1442695040888963407)
+    zk = np.array([2028], np.uint64)
+    with np.errstate(over="ignore"):  # arithmetic mod 2^64 on purpose
+        while zk.size < n + 1:
+            m = min(zk.size, n + 1 - zk.size)
+            zk = np.concatenate([zk, zk[:m] * ak + ck])
+            ak, ck = ak * ak, ck * ak + ck
+    z = zk[1:n + 1]
+    if kind == "bincount":
+        return ((z >> np.uint64(33)) % np.uint64(STATS_VALUES)).astype(np.int32)
+    return ((z >> np.uint64(40)).astype(np.float64) / 16777216.0).astype(np.float32)
+
+
+def stats_call(xp, stat, x):
+    if stat == "mean":
+        return xp.mean(x)
+    if stat == "var":
+        return xp.var(x)
+    if stat == "argmax":
+        return xp.argmax(x)
+    if stat == "bincount":
+        return xp.bincount(x)
+    return xp.histogram(x, STATS_BINS, range=(0.0, 1.0))[0]
+
+
+def stats_runners(P, stat):
+    """numpy: np.<stat>, one thread; cupy: cupy.<stat> on a device array made once."""
+
+    def numpy_(inp):
+        (x,) = inp
+        return (lambda: stats_call(np, stat, x)), "host"
+
+    def cupy_(inp):
+        (x,) = inp
+        cp = P.cp
+        d = cp.asarray(x)
+        return (lambda: stats_call(cp, stat, d)), "cupy"
+
+    return {"numpy": numpy_, "cupy": cupy_}
+
+
+def stats_groups(P, S):
+    n = S.large_n
+    groups = []
+    for stat in ("mean", "var", "argmax", "bincount", "histogram"):
+        dtn = "int32" if stat == "bincount" else "float32"
+        x = stats_input(stat, n)
+        groups.append(Group(f"stats_{stat}/{dtn}/{size_label(n)}", lambda x=x: [x],
+                            lambda x, stat=stat: stats_call(np, stat, x), x.nbytes, n,
+                            1e-5 if stat in ("mean", "var") else 0.0, stats_runners(P, stat)))
+    return groups
+
+
 def build_groups(P, S):
     groups = []
     two_pi = 2 * math.pi
@@ -1368,6 +1431,7 @@ def build_groups(P, S):
     groups += catalogue_groups(P, S)
     groups += linalg_groups(P, S)
     groups += random_groups(P, S)
+    groups += stats_groups(P, S)
     return groups
 
 
