@@ -278,7 +278,11 @@ namespace detail {
 template <class T>
 LOOM_HD std::make_unsigned_t<T> uabs(T x) {
   using U = std::make_unsigned_t<T>;
-  return x < 0 ? static_cast<U>(U(0) - static_cast<U>(x)) : static_cast<U>(x);
+  if constexpr (std::is_unsigned_v<T>) {
+    return x;  // no `x < 0` to compare (nvcc warns: pointless comparison of unsigned with zero)
+  } else {
+    return x < 0 ? static_cast<U>(U(0) - static_cast<U>(x)) : static_cast<U>(x);
+  }
 }
 template <class T>
 LOOM_HD std::make_unsigned_t<T> ugcd(T x, T y) {
