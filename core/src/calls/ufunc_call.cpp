@@ -383,7 +383,8 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
     t.backend->run_gufunc(call, t.device);
   }
   detail::Arrays res = finish(t, slots, o);
-  check.raise_if_failed(call, loop_shape);  // after the results reached out=, as a checked kernel launch
+  // After the results reached out=, as after a checked kernel launch.
+  check.raise_if_failed(call, loop_shape);
   for (int k = 0; k < op.nout; ++k) {  // the caller's arrays, not the loop's views of them
     if (!o.out.empty()) {
       res[k] = o.out[k];
