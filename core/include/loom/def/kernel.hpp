@@ -71,10 +71,10 @@ struct HostKernel {
   [[gnu::always_inline]] static inline void thread_loop(const F& f, ThreadCtx& t, const Params& p,
                                                         const KernelCall& c) {
     const Dim3 n = c.threads;
-    // The threads copy this local, not the caller's `t`, whose address escapes (the fibers'
-    // Block, run_block_fibers): read from memory, t.blockIdx and t.blockDim had to be reloaded
-    // after every store of an element type that may alias ThreadCtx's integers (int32, int64),
-    // which left the element index non-affine and add_kernel's int64 loop scalar.
+    // The threads copy this local, not the caller's `t`, whose address escapes (run_block_fibers
+    // takes t.blockIdx by reference): read from memory, t.blockIdx and t.blockDim had to be
+    // reloaded after every store of an element type that may alias ThreadCtx's integers (int32,
+    // int64), which left the element index non-affine and add_kernel's int64 loop scalar.
     const ThreadCtx base = t;
     for (unsigned z = 0; z < n.z; ++z) {
       for (unsigned y = 0; y < n.y; ++y) {
