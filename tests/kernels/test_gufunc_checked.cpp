@@ -7,6 +7,7 @@
 
 #include "helpers.hpp"
 #include "loom/aliasing.hpp"
+#include "loom/def/gufunc.hpp"
 
 namespace loom_kernel_test {
 namespace {
@@ -190,6 +191,37 @@ TEST(GufuncCheckedEnv, LoomCheckedOneChecksEveryGufuncCallOfTheRuntimeMadeThen) 
   } catch (const loom::IndexError& e) {
     EXPECT_EQ(std::string(e.what()).find("instance"), std::string::npos) << e.what();
   }
+}
+
+// out = 42, the float64 loop of a program-defined gufunc replaced by a hand-written one.
+struct Forty {
+  void operator()(loom::View<const double, 1>, double& out) const { out = 41; }
+};
+void forty_two(char** args, const std::int64_t* dims, const std::int64_t* steps, const void*) {
+  for (std::int64_t i = 0; i < dims[0]; ++i)
+    *reinterpret_cast<double*>(args[1] + i * steps[1]) = 42;
+}
+void define_forty_two(loom::Runtime& r) {
+  r.define("test", [](loom::Registrar& reg) {
+    loom::def::gufunc<Forty, double(double)>(reg, "t_forty_two", "(n)->()", "42");
+    loom::LoopImpl impl;
+    impl.host = &forty_two;
+    impl.hand_written = "42 by hand";
+    reg.replace_loop("t_forty_two", "float64(float64)", impl);
+  });
+}
+
+TEST(GufuncCheckedEnv, AHandWrittenLoopRunsUncheckedUnderLoomCheckedAndIsRefusedWhenAsked) {
+  std::optional<loom::Runtime> rt;
+  {
+    EnvGuard env("1");
+    rt.emplace(options());
+  }
+  define_forty_two(*rt);
+  const Array x = loom::zeros({2, 3}, DType::float64);
+  EXPECT_EQ(values_of<double>(rt->ufunc("t_forty_two")(x, {.target = "cpu"})),
+            (std::vector<double>{42, 42}));
+  EXPECT_THROW(rt->ufunc("t_forty_two")(x, {.target = "cpu", .checked = true}), loom::TypeError);
 }
 
 }  // namespace

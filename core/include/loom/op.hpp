@@ -98,8 +98,8 @@ struct LoopImpl {
   bool takes_index = false;
   // gufuncs: the checked instantiation of the loop (def::gufunc makes both): host_checked on the
   // host, and on cuda `device_checks`, set when device_gufunc honours GufuncCall::check. A
-  // hand-written loop (replace_loop) has neither unless it says so, and a checked call of it is
-  // refused rather than run unchecked.
+  // hand-written loop (replace_loop, a toolkit's) has neither unless it says so: a call asking
+  // for a check (CallOptions::checked) is refused, and LOOM_CHECKED=1 leaves it unchecked.
   HostCheckedLoop host_checked = nullptr;
   bool device_checks = false;
   bool present() const {

@@ -10,8 +10,9 @@ namespace loom::detail {
 
 class GufuncCheck {
  public:
-  // Whether the call is checked; if so, refuses a loop without a checked instantiation (a
-  // hand-written one) with TypeError before anything runs.
+  // Whether the call is checked. A loop without a checked instantiation (not built by
+  // def::gufunc) is refused with TypeError before anything runs when the call asks
+  // (CallOptions::checked), and runs unchecked under LOOM_CHECKED=1.
   GufuncCheck(const OpDesc& op, const Target& t, const Loop& loop, const CallOptions& o);
   bool on() const { return on_; }
   // The record for GufuncCall::check: a local on host targets, a zeroed device buffer on cuda.
