@@ -138,6 +138,11 @@ const TriggerSet device_sets = {
            .kernel("square_kernel")
            .launch({.blocks = 1, .threads = 4, .checked = true, .target = "multidev:all"}, x, y);
      }},
+    {"E-DEVICE-SET-GUFUNC-CHECKED",
+     [] {
+       set_rt().gufunc("dot")(zeros({4, 3}), zeros({4, 3}),
+                              {.target = "multidev:all", .checked = true});
+     }},
     {"E-DEVICE-SET-KERNEL-OVERLAP",
      [] {
        const Array a = zeros({8});

@@ -173,8 +173,9 @@ TEST(CheckedEnv, ALoomCheckedOtherThanZeroOrOneIsAValueError) {
     ADD_FAILURE() << "no ValueError";
   } catch (const loom::ValueError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "LOOM_CHECKED='yes' is not 0 or 1; give 1 to run every kernel launch checked (View "
-              "accesses bounds-checked, an IndexError after the launch) or 0 for none");
+              "LOOM_CHECKED='yes' is not 0 or 1; give 1 to run every kernel launch and gufunc "
+              "call checked (View accesses bounds-checked, an IndexError after the launch or "
+              "call) or 0 for none");
   }
 }
 

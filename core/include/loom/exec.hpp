@@ -32,6 +32,9 @@ struct GufuncCall {
   std::vector<std::int64_t> core_steps;
   const LoopImpl* loop;
   void* stream = nullptr;
+  // A checked call (CallOptions::checked, LOOM_CHECKED=1): the error record the checked loop
+  // (LoopImpl::host_checked, or device_gufunc with device_checks) fills; in device memory on cuda.
+  detail::CheckRecord* check = nullptr;
 };
 
 // operands {out, x} over x's shape; out has stride 0 on the reduced axes and already holds the

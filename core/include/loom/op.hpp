@@ -16,6 +16,10 @@
 
 namespace loom {
 
+namespace detail {
+struct CheckRecord;  // view.hpp
+}
+
 // NumPy's inner-loop ABI. dims[0] is the number of elements (instances for a gufunc), followed by
 // a gufunc's core dimension sizes; steps[0..nargs) are the byte steps between elements, followed
 // by a gufunc's core strides.
@@ -26,6 +30,11 @@ using HostLoop = void (*)(char** args, const std::int64_t* dims, const std::int6
 // the call); element k of the run has index first + k.
 using HostIndexLoop = void (*)(char** args, const std::int64_t* dims, const std::int64_t* steps,
                                std::int64_t first, const void* data);
+// A gufunc's checked host loop (CallOptions::checked): NumPy's ABI, `first` (the flat index in the
+// call's loop space of the run's first instance) and the call's error record, which every View
+// the functor gets points at (view.hpp, ViewCheck).
+using HostCheckedLoop = void (*)(char** args, const std::int64_t* dims, const std::int64_t* steps,
+                                 std::int64_t first, detail::CheckRecord* check, const void* data);
 // acc = op(acc, x[0]) ... op(..., x[n-1]) in a fixed association order (a reduction's inner loop).
 using FoldLoop = void (*)(char* acc, const char* x, std::int64_t n, std::int64_t stride,
                           const void* data);
@@ -87,6 +96,12 @@ struct LoopImpl {
   // device_elementwise, which reads ElementwiseCall::index_base.
   HostIndexLoop host_index = nullptr;
   bool takes_index = false;
+  // gufuncs: the checked instantiation of the loop (def::gufunc makes both): host_checked on the
+  // host, and on cuda `device_checks`, set when device_gufunc honours GufuncCall::check. A
+  // hand-written loop (replace_loop, a toolkit's) has neither unless it says so: a call asking
+  // for a check (CallOptions::checked) is refused, and LOOM_CHECKED=1 leaves it unchecked.
+  HostCheckedLoop host_checked = nullptr;
+  bool device_checks = false;
   bool present() const {
     return host || host_index || device_elementwise || device_gufunc || device_reduce;
   }

@@ -77,6 +77,12 @@ struct CallOptions {
   // Keep the inputs' core dims in each output with size 1 (for gufuncs whose inputs all have the
   // same number of core dims and whose outputs have none). Given as false still checks that.
   std::optional<bool> keepdims{};
+  // Run a gufunc's checked loop (Numba's boundscheck=True, chosen per call): every access of the
+  // functor's Views is bounds-checked, a bad one reads 0 or writes nothing, and the call's first
+  // raises IndexError naming the argument, index, axis and the instance of the loop. Ufunc
+  // functors take scalars: nothing to check, their calls ignore it. LOOM_CHECKED=1 in the
+  // environment checks every gufunc call of a Runtime (docs/kernels.md, "Checked gufunc calls").
+  bool checked = false;
 };
 
 // A reduction's axis= as NumPy distinguishes it: not given (`{}`: every axis for rt.reduce, as
@@ -421,8 +427,8 @@ class Runtime {
   TransferCounts transfer_counts(const std::string& target = "cuda") const;
   void reset_transfer_counts();          // every device
   TransferGuard transfer_guard() const;  // allow or disallow, after LOOM_TRANSFER_GUARD
-  // LOOM_CHECKED=1 when the Runtime was made: every kernel launch is checked
-  // (LaunchConfig::checked; docs/kernels.md, "Checked launches").
+  // LOOM_CHECKED=1 when the Runtime was made: every kernel launch and gufunc call is checked
+  // (LaunchConfig::checked, CallOptions::checked; docs/kernels.md, "Checked launches").
   bool checked_launches() const;
   Array empty_like(const Array& a, const Stream& s = {}) const;  // same device as a
   // dst[...] = src[...] (cast, broadcast) between any two memories.

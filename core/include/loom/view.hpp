@@ -1,9 +1,10 @@
 // View<T, N>: what a gufunc or kernel functor sees of one array argument — a pointer, N sizes and
 // N byte strides, indexable with N integers. Trivially copyable, usable in host and device code.
 // Host code built with LOOM_BOUNDS_CHECK (the default when NDEBUG is not defined) checks every
-// index against the shape and throws IndexError. A checked kernel launch (LaunchConfig::checked,
-// LOOM_CHECKED=1) gives its Views a ViewCheck on every target, device code included: a bad index is
-// recorded once per launch and reads zero or writes nowhere (docs/kernels.md, "Checked launches").
+// index against the shape and throws IndexError. A checked kernel launch (LaunchConfig::checked)
+// or gufunc call (CallOptions::checked), or either under LOOM_CHECKED=1, gives its Views a
+// ViewCheck on every target, device code included: a bad index is recorded once per launch or
+// call and reads zero or writes nowhere (docs/kernels.md, "Checked launches").
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,10 @@ struct CheckRecord {
   std::int64_t index = 0, size = 0;
   const void* view = nullptr;  // the failing View's data pointer: names the argument
   unsigned block[3] = {}, thread[3] = {};
+  // A gufunc call's: the operand (its ViewCheck's arg) and the instance, the flat index in the
+  // call's loop space (a kernel's Views leave -1 in both).
+  int arg = 0;
+  std::int64_t instance = 0;
 };
 
 // What a checked View points at: the launch's record, the thread that accesses (kept current by
@@ -53,6 +58,8 @@ struct ViewCheck {
   unsigned block[3] = {}, thread[3] = {};
   const void* shared_mem = nullptr;
   std::size_t shared_bytes = 0;
+  int arg = -1;                // a gufunc's checked loop: the operand this check belongs to
+  std::int64_t instance = -1;  // and the instance running now (kept current by the loop)
   alignas(16) unsigned char scratch[32] = {};
 };
 
@@ -81,6 +88,8 @@ LOOM_HD inline void* view_check_failed(ViewCheck* c, const void* view, int axis,
       r->block[k] = c->block[k];
       r->thread[k] = c->thread[k];
     }
+    r->arg = c->arg;
+    r->instance = c->instance;
   }
   for (auto& b : c->scratch) b = 0;
   return c->scratch;

@@ -85,6 +85,13 @@ SmallVec<Array, 4> device_set_call(const Runtime& rt, const OpDesc& op,
   const std::string who = std::string(name(op.kind)) + " '" + op.name + "'";
   const std::vector<std::string> targets = rt.device_targets(o.target);
   refuse_stream(o.stream, who, o.target);
+  if (op.kind == OpKind::gufunc && (o.checked || rt.checked_launches())) {
+    // Each device's part would report instances of its own rows (and need a record of its own).
+    throw ValueError(who + " on the device set '" + o.target + "': checked gufunc calls (" +
+                     (o.checked ? std::string("CallOptions::checked") : "LOOM_CHECKED=1") +
+                     ") run on one target; call it on one device of the set (" + targets.at(0) +
+                     ") to check it");
+  }
   if (op.kind == OpKind::gufunc && (!o.axes.empty() || o.axis)) {
     throw ValueError(who + " on the device set '" + o.target + "': axes= and axis= are not " +
                      "supported with a device set, which splits axis 0 (move the core dims last " +

@@ -134,7 +134,12 @@ ShardedArray sharded_call(const OpDesc& op, std::span<const ShardArg> args, cons
     CallOptions od = o;
     od.target = first->target(d);
     od.index_base = index_base;
-    outs[d] = one(in, od);
+    try {
+      outs[d] = one(in, od);
+    } catch (const IndexError& e) {  // a checked gufunc's instance counts within the shard
+      throw IndexError(who + " on shard " + std::to_string(d) + " (" + od.target + "): " +
+                       e.what());
+    }
     // Split shards are consecutive rows of the result; replicated ones each compute all of it.
     if (split) index_base += outs[d].size();
   }

@@ -10,6 +10,7 @@
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
 #include "loom/type_resolution.hpp"
+#include "calls/gufunc_checked.hpp"
 #include "calls/methods_common.hpp"
 
 namespace loom {
@@ -242,6 +243,7 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
                            std::span<const Array> inputs, const CallOptions& o) {
   const Layout& L = *op.layout;
   if (o.where) throw ValueError(who(op) + ": where= is not supported for gufuncs (as in NumPy)");
+  detail::GufuncCheck check(op, t, loop, o);
   // axes=, axis=, keepdims= and dropped flexible dims become views with the layout's core dims
   // last: the code below and every backend only see trailing core dims.
   const detail::GufuncPlan plan =
@@ -376,8 +378,13 @@ detail::Arrays call_gufunc(const OpDesc& op, const detail::Target& t, const Loop
   call.outer = StridedIter::make(std::span<char* const>(base.data(), base.size()),
                                  std::span<const Shape>(outer_strides.data(), outer_strides.size()),
                                  loop_shape);
-  if (shape_size(loop_shape) > 0) t.backend->run_gufunc(call, t.device);
+  if (shape_size(loop_shape) > 0) {
+    call.check = check.arm();
+    t.backend->run_gufunc(call, t.device);
+  }
   detail::Arrays res = finish(t, slots, o);
+  // After the results reached out=, as after a checked kernel launch.
+  check.raise_if_failed(call, loop_shape);
   for (int k = 0; k < op.nout; ++k) {  // the caller's arrays, not the loop's views of them
     if (!o.out.empty()) {
       res[k] = o.out[k];

@@ -40,6 +40,15 @@ void run_gufunc_range(const GufuncCall& c, std::int64_t begin, std::int64_t end)
   std::copy(c.core_dims.begin(), c.core_dims.end(), dims.begin() + 1);
   std::vector<std::int64_t> steps(na + c.core_steps.size());
   std::copy(c.core_steps.begin(), c.core_steps.end(), steps.begin() + na);
+  if (c.check) {  // runs follow the flat (C) order: each starts where the last ended
+    std::int64_t first = begin;
+    return c.outer.for_each_run(begin, end, [&](char** p, std::int64_t n, const std::int64_t* st) {
+      dims[0] = n;
+      std::copy(st, st + na, steps.begin());
+      c.loop->host_checked(p, dims.data(), steps.data(), first, c.check, c.loop->data);
+      first += n;
+    });
+  }
   c.outer.for_each_run(begin, end, [&](char** p, std::int64_t n, const std::int64_t* st) {
     dims[0] = n;
     std::copy(st, st + na, steps.begin());

@@ -151,6 +151,8 @@ void* view_check_host(ViewCheck* c, const void* view, int axis, std::int64_t ind
     r->block[k] = c->block[k];
     r->thread[k] = c->thread[k];
   }
+  r->arg = c->arg;
+  r->instance = c->instance;
   return c->scratch;
 }
 

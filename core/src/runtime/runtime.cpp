@@ -83,7 +83,7 @@ TransferGuard env_transfer_guard() {
                    "copied implicitly) or disallow (they are an error)");
 }
 
-// LOOM_CHECKED: 1 checks every kernel launch, 0 or unset none; anything else is a mistake worth
+// LOOM_CHECKED: 1 checks every kernel launch and gufunc call, 0 or unset none; anything else is a mistake worth
 // saying (a silent "yes" that checks nothing would hide the bug being hunted).
 bool env_checked() {
   const char* s = std::getenv("LOOM_CHECKED");
@@ -92,8 +92,9 @@ bool env_checked() {
   if (v == "1") return true;
   if (v == "0") return false;
   throw ValueError("LOOM_CHECKED='" + v +
-                   "' is not 0 or 1; give 1 to run every kernel launch checked (View accesses " +
-                   "bounds-checked, an IndexError after the launch) or 0 for none");
+                   "' is not 0 or 1; give 1 to run every kernel launch and gufunc call checked " +
+                   "(View accesses bounds-checked, an IndexError after the launch or call) or 0 " +
+                   "for none");
 }
 
 // Targets loom knows about even when their backend library is absent, with that library's name.

@@ -1,7 +1,8 @@
 // Kernels the kernel tests launch (like NumPy's _umath_tests): atomics whose results under
 // contention are exact, a record of every thread's coordinates, and a scalar-parameter kernel.
 // test_kernels.cpp includes this after the host def header, test_kernels.cu after the CUDA one;
-// the kernels that break the execution model on purpose are host-only (test_kernels.cpp).
+// the kernels that break the execution model on purpose are host-only (test_kernels.cpp). The
+// gufuncs of gufuncs.hpp come with the common table (both files include the gufunc def header).
 #pragma once
 #include <cstdint>
 
@@ -12,6 +13,7 @@
 #include "loom/thread_ctx.hpp"
 #include "loom/view.hpp"
 #include "loom/warp.hpp"
+#include "gufuncs.hpp"
 
 namespace loom::test_kernels {
 
@@ -563,6 +565,7 @@ struct RowPastEnd {
 };
 
 inline void register_common(loom::Registrar& reg) {
+  register_gufuncs(reg);
   using i32 = std::int32_t;
   using u32 = std::uint32_t;
   using i64 = std::int64_t;

@@ -3,6 +3,7 @@
 // kernels that break the execution model on purpose: they run only on host targets, where loom
 // reports what a GPU would hang on or corrupt.
 #include "loom/block_ctx.hpp"
+#include "loom/def/gufunc.hpp"
 #include "loom/def/kernel.hpp"
 #include "loom/plugin.hpp"
 #include "table.hpp"

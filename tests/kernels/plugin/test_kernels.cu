@@ -1,5 +1,6 @@
 // The test kernels' CUDA half (libloom_test_kernels_cuda.so): the common table through the CUDA
 // def header. The host-only kernels of test_kernels.cpp are not here on purpose.
+#include "loom/def/gufunc.cuh"
 #include "loom/def/kernel.cuh"
 #include "loom/plugin.hpp"
 #include "table.hpp"

@@ -4,7 +4,9 @@
 //   template <class T, class Team> LOOM_HD void operator()(const Team& team, View...) const
 // gets a warp per instance instead when an instance is large (its first input has at least
 // kTeamMinElements core elements); Team has rank(), size() and reduce(v, op) (Kokkos's team
-// policy; on the host a team would be one thread: rank 0 of size 1). Only included by .cu files.
+// policy; on the host a team would be one thread: rank 0 of size 1). A checked call
+// (GufuncCall::check) runs checked twins of the thread and team kernels. Only included by .cu
+// files.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -146,6 +148,89 @@ __global__ void gu_team(F f, GuParams<Args> p) {
   const std::int64_t nwarps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
   for (std::int64_t i = warp; i < p.outer.n; i += nwarps) {
     gu_team_one<F, Targs>(f, p, i, std::make_index_sequence<GuParams<Args>::NA>{});
+  }
+}
+
+// ---- the checked instantiation (GufuncCall::check) ---------------------------------------------
+// One ViewCheck per operand in the thread's local memory, naming the operand; the instance's index
+// is written into them before the functor runs. A bad access records itself in the call's device
+// record (view.hpp, view_check_failed) and reads 0 or writes nowhere. Separate kernels, so that
+// the fast ones compile as they did; no staged variant (staging only moves the same bytes through
+// shared memory: the checked call runs the functor on the operands themselves).
+
+template <int NA>
+__device__ __forceinline__ void init_checks(loom::detail::ViewCheck (&vc)[NA],
+                                            loom::detail::CheckRecord* record) {
+#pragma unroll
+  for (int a = 0; a < NA; ++a) {
+    vc[a].record = record;
+    vc[a].arg = a;
+    vc[a].block[0] = blockIdx.x;
+    vc[a].thread[0] = threadIdx.x;
+  }
+}
+
+template <class P>
+__device__ __forceinline__ P checked_arg(char* p,
+                                         const typename proto<std::remove_cvref_t<P>>::type& pr,
+                                         loom::detail::ViewCheck* c) {
+  using D = std::remove_cvref_t<P>;
+  if constexpr (std::is_lvalue_reference_v<P> || std::is_arithmetic_v<D>) {
+    (void)c;
+    return make_arg<P>(p, pr);
+  } else {
+    D v = make_arg<P>(p, pr);
+    v.check = c;
+    return v;
+  }
+}
+
+template <class F, class Targs, class Args, std::size_t... I>
+__device__ __forceinline__ void gu_checked_one(const F& f, const GuParams<Args>& p, std::int64_t i,
+                                               loom::detail::ViewCheck* vc,
+                                               std::index_sequence<I...>) {
+  char* ptr[sizeof...(I)];
+  offsets_of(p.outer, i, ptr);
+#pragma unroll
+  for (int a = 0; a < static_cast<int>(sizeof...(I)); ++a) vc[a].instance = i;
+  gufunc_invoke<F, Targs>::call(
+      f, checked_arg<std::tuple_element_t<I, Args>>(ptr[I], get<I>(p.protos), &vc[I])...);
+}
+
+template <class F, class Targs, class Args, std::size_t... I>
+__device__ __forceinline__ void gu_checked_team_one(const F& f, const GuParams<Args>& p,
+                                                    std::int64_t i, loom::detail::ViewCheck* vc,
+                                                    std::index_sequence<I...>) {
+  char* ptr[sizeof...(I)];
+  offsets_of(p.outer, i, ptr);
+#pragma unroll
+  for (int a = 0; a < static_cast<int>(sizeof...(I)); ++a) vc[a].instance = i;
+  const WarpTeam team{};
+  gufunc_invoke<F, Targs>::call(
+      f, team, checked_arg<std::tuple_element_t<I, Args>>(ptr[I], get<I>(p.protos), &vc[I])...);
+}
+
+template <class F, class Targs, class Args>
+__global__ void gu_thread_checked(F f, GuParams<Args> p, loom::detail::CheckRecord* record) {
+  constexpr int NA = GuParams<Args>::NA;
+  loom::detail::ViewCheck vc[NA];
+  init_checks(vc, record);
+  const std::int64_t tid = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t nth = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = tid; i < p.outer.n; i += nth) {
+    gu_checked_one<F, Targs>(f, p, i, vc, std::make_index_sequence<NA>{});
+  }
+}
+
+template <class F, class Targs, class Args>
+__global__ void gu_team_checked(F f, GuParams<Args> p, loom::detail::CheckRecord* record) {
+  constexpr int NA = GuParams<Args>::NA;
+  loom::detail::ViewCheck vc[NA];
+  init_checks(vc, record);
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+  const std::int64_t nwarps = (static_cast<std::int64_t>(gridDim.x) * blockDim.x) >> 5;
+  for (std::int64_t i = warp; i < p.outer.n; i += nwarps) {
+    gu_checked_team_one<F, Targs>(f, p, i, vc, std::make_index_sequence<NA>{});
   }
 }
 
@@ -360,12 +445,18 @@ void gu_launch(const GufuncCall& c, const void* data) {
     using D0 = std::remove_cvref_t<std::tuple_element_t<0, Args>>;
     for (int k = 0; k < arg_rank<D0>::value; ++k) core *= c.core_dims[g.ixs[g.offsets[0] + k]];
     team = arg_rank<D0>::value > 0 && core >= kTeamMinElements;
-    if (team) {
+    if (team && c.check) {  // the checked call runs the functor the fast one would run
+      constexpr auto kernel = &gu_team_checked<F, Targs, Args>;
+      kernel<<<grid_for<kernel>(n * 32), kThreads, 0, stream>>>(g.f, p, c.check);
+    } else if (team) {
       constexpr auto kernel = &gu_team<F, Targs, Args>;
       kernel<<<grid_for<kernel>(n * 32), kThreads, 0, stream>>>(g.f, p);
     }
   }
-  if (!team) {
+  if (!team && c.check) {
+    constexpr auto kernel = &gu_thread_checked<F, Targs, Args>;
+    kernel<<<grid_for<kernel>(n), kThreads, 0, stream>>>(g.f, p, c.check);
+  } else if (!team) {
     const StagePlan<NA> plan =
         stage_plan<Args>(c, g.offsets, g.ixs, g.nin, std::make_index_sequence<NA>{});
     if (plan.per_block > 0) {
@@ -404,6 +495,7 @@ void gufunc(Registrar& reg, std::string name, const std::string& layout, std::st
       gufunc_desc<F, Sigs...>(std::move(name), layout, std::move(doc), [&](LoopImpl* impl, auto t) {
         using T = typename decltype(t)::type;
         impl[static_cast<int>(Family::cuda)].device_gufunc = &cu::gu_launch<F, T>;
+        impl[static_cast<int>(Family::cuda)].device_checks = true;
         impl[static_cast<int>(Family::cuda)].data = g.get();
       });
   g->nargs = d.layout->nargs();

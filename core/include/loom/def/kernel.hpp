@@ -71,11 +71,16 @@ struct HostKernel {
   [[gnu::always_inline]] static inline void thread_loop(const F& f, ThreadCtx& t, const Params& p,
                                                         const KernelCall& c) {
     const Dim3 n = c.threads;
+    // The threads copy this local, not the caller's `t`, whose address escapes (run_block_fibers
+    // takes t.blockIdx by reference): read from memory, t.blockIdx and t.blockDim had to be
+    // reloaded after every store of an element type that may alias ThreadCtx's integers (int32,
+    // int64), which left the element index non-affine and add_kernel's int64 loop scalar.
+    const ThreadCtx base = t;
     for (unsigned z = 0; z < n.z; ++z) {
       for (unsigned y = 0; y < n.y; ++y) {
         for (unsigned x = 0; x < n.x; ++x) {
           // A fresh context a thread, not a store into the caller's: it stays in registers.
-          ThreadCtx u = t;
+          ThreadCtx u = base;
           u.threadIdx = Dim3(x, y, z);
           if constexpr (Checked) note(u.threadIdx, t.check->thread);
           try {
@@ -114,8 +119,15 @@ struct HostKernel {
     if (c.check) {
       run<true>(c, begin, end, data);
     } else {
-      run<false>(c, begin, end, data);
+      run_fast(c, begin, end, data);
     }
+  }
+  // The fast instantiation with everything it calls inlined (the functor included). With the
+  // checked twin beside it, the functor's call had two callers and GCC's heuristics kept larger
+  // bodies out of line (add_stride, hypot_stride, maximum_3d called it once a thread).
+  [[gnu::flatten]] static void run_fast(const KernelCall& c, std::int64_t begin, std::int64_t end,
+                                        const void* data) {
+    run<false>(c, begin, end, data);
   }
 
   template <bool Checked>
