@@ -1,9 +1,11 @@
 // The comparison of one replayed case with NumPy's answer: what must agree, and how closely.
 //
 // Rules (the bounds are stated once, here):
-// - Integers and bools: exactly. loom has loops for fewer dtypes than NumPy (int32, int64, uint64,
-//   float32, float64), so its result may be wider: the value is cast to NumPy's dtype (integers
-//   wrap, as NumPy's narrow loops do) and then compared bit for bit.
+// - Integers and bools: exactly. The math plugin has loops for every dtype NumPy's loops of the
+//   drawn ops have (bool, int8 to uint64, float16, float32, float64; complex64 and complex128
+//   where NumPy has them), and sum/prod reduce narrow integers in int64/uint64 as np.sum does;
+//   where loom's result dtype still differs from NumPy's (a documented difference), the value is
+//   cast to NumPy's dtype (integers wrap, as NumPy's narrow loops do) and compared bit for bit.
 // - dtypes are compared where loom promises NumPy's: where NumPy's result dtype is the output
 //   dtype of one of the op's loops (else loom cannot give it, and values are compared).
 // - Floats are compared in the coarser of the two result dtypes (and of dtype=), with u its unit
