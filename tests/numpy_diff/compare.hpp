@@ -59,6 +59,7 @@ enum class Finding {
   out_not_returned,     // out= given, the result is not that array
   out_outside_written,  // out='s base changed outside the view
   at_values,            // at: the array after the call differs
+  refusal_missing,      // loom answers a call it documents a refusal of (out_cannot_hold_loop)
 };
 const char* name(Finding f);
 

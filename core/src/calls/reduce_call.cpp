@@ -170,6 +170,41 @@ const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x, std::opti
   return l;
 }
 
+// Where out= cannot hold every value of NumPy's loop dtype, NumPy's reduce passes values through
+// out='s dtype before the end: the start value (initial=, or the first element of an op without
+// an identity or with initial=None) and, past its buffer of 8192 elements, the partial results
+// at each flush (np.subtract.reduce([5.5, 1.2], out=<int32>) is 3: 5.5 became 5 in out=;
+// np.add.reduce(np.full(20000, 0.3), out=<int64>) is 5998). loom folds in the loop's dtype and
+// casts once: the same where the start is the identity and the input fits one buffer, and where
+// the loop's dtype casts to out='s safely or both are integers under + - * & | ^ (which wrap
+// alike). Elsewhere it refuses. accumulate and reduceat go through out= only at the end in NumPy
+// too, so they are not checked.
+static void require_out_holds_loop(const OpDesc& op, const Array& out, DType loop,
+                                   const char* start_through_out, std::int64_t count,
+                                   const std::string& who) {
+  if (out.dtype() == loop || can_cast(loop, out.dtype(), Casting::safe)) return;
+  auto integer = [](DType t) {
+    return kind(t) == Kind::signed_int || kind(t) == Kind::unsigned_int;
+  };
+  static const char* const wrapping[] = {"add",        "subtract",    "multiply", "bitwise_and",
+                                         "bitwise_or", "bitwise_xor", "sum",      "prod"};
+  const bool wraps =
+      std::find(std::begin(wrapping), std::end(wrapping), op.name) != std::end(wrapping);
+  if (wraps && integer(loop) && integer(out.dtype())) return;
+  constexpr std::int64_t kNumPyBuffer = 8192;  // np.getbufsize()
+  if (!start_through_out && count <= kNumPyBuffer) return;
+  const std::string o = std::string(name(out.dtype())), l = std::string(name(loop));
+  const std::string why = start_through_out
+                              ? std::string(start_through_out) + " would start in out="
+                              : std::to_string(count) + " elements exceed NumPy's buffer of " +
+                                    std::to_string(kNumPyBuffer) +
+                                    ", whose partial results would pass through out=";
+  throw TypeError(who + ": out= of dtype " + o + " cannot hold every value of the loop's dtype " +
+                  l + ", and NumPy's result would depend on it (" + why + "); give out= of " + l +
+                  " or a dtype " + l + " casts to safely, or dtype=" + o + " to compute in " + o +
+                  ", or cast the result");
+}
+
 ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
                               std::optional<DType> dtype, const std::optional<Array>& out,
                               const std::string& who) {
@@ -188,14 +223,14 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
           " (the first loop it casts to is " + l.sig.str() +
           ", which computes in floating point); its signatures are: " + op.signatures());
     }
-    return {&l, dt, *dtype, dt != *dtype};
+    return {&l, dt, *dtype, dt != *dtype, *dtype};
   }
   if (out) {
     // NumPy resolves the loop from (out.dtype, x.dtype) and casts the result into out= unsafely.
     const DType od = out->dtype();
     if (logical_reduction(op)) {  // the bool loop, its result cast into out=
       const Loop& r = pick_reduce_loop(op, family, x.dtype(), DType::bool_, who);
-      return {&r, DType::bool_, od, false};
+      return {&r, DType::bool_, od, false, DType::bool_};
     }
     const Array probes[2] = {empty({}, op.kind == OpKind::reduce ? promote(od, x.dtype()) : od),
                              empty({}, x.dtype())};
@@ -203,12 +238,12 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
         pick_loop(op, family, std::span<const Array>(probes, op.kind == OpKind::reduce ? 1 : 2),
                   std::nullopt, "", Casting::same_kind);
     const Loop& r = pick_reduce_loop(op, family, x.dtype(), l.sig.outputs[0], who);
-    return {&r, r.sig.outputs[0], od, false};
+    return {&r, r.sig.outputs[0], od, false, l.sig.outputs[0]};
   }
   const std::optional<DType> widened = reduction_dtype(op, x.dtype(), std::nullopt);
   const Loop& l = pick_reduce_loop(op, family, x.dtype(), widened, who);
   const DType dt = l.sig.outputs[0];
-  return {&l, dt, widened ? *widened : dt, false};
+  return {&l, dt, widened ? *widened : dt, false, widened ? *widened : dt};
 }
 
 Array cast_for_loop(const Target& t, const Array& x, const ReduceTypes& rt) {
@@ -310,6 +345,13 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
     throw ValueError(who +
                      ": zero-size array to a reduction which has no identity; pass "
                      "initial= to give the result for empty input");
+  }
+  if (o.out && !logical_reduction(op)) {
+    const bool initial = o.initial.given() && !o.initial.is_none();
+    const char* through = initial                               ? "initial="
+                          : (o.initial.given() || !op.identity) ? "the first element"
+                                                                : nullptr;
+    require_out_holds_loop(op, *o.out, types.numpy_loop, through, x.size(), who);
   }
   // The input in the loop's dtype (NumPy casts it unsafely), on the call's device; masked-out
   // elements replaced by the identity, which changes nothing.
