@@ -35,6 +35,15 @@
 //   * products and multiply.accumulate also allow (n + 1) times the dtype's smallest normal
 //     absolutely: below it multiplies underflow, each erring by up to u times that number
 //     whatever the result's size, so relative bounds no longer hold there.
+//   * float16 subtract/divide reduce and reduceat: NumPy accumulates a contiguous run in float,
+//     loom rounds every step: bounded as a sum (scale sum|x|) and as a product (scale the exact
+//     quotient's magnitude).
+// - Complex values: per part, u the part dtype's. Sums, products and prefixes by the rules above
+//   with |z| as the scale (products and multiply prefixes with 3 u: a complex multiply errs by
+//   up to sqrt(5) u |x||y|); where a product has a part that is not finite on either side, both
+//   must (an infinite factor makes the parts depend on the grouping). Elementwise: exactly, but
+//   multiply within 1 ulp of NumPy's larger part (NumPy's AVX2/AVX-512 loop fuses one product;
+//   docs/catalogue.md, "Complex").
 #pragma once
 #include <string>
 #include <vector>

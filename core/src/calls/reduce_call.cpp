@@ -170,39 +170,61 @@ const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x, std::opti
   return l;
 }
 
-// Where out= cannot hold every value of NumPy's loop dtype, NumPy's reduce passes values through
-// out='s dtype before the end: the start value (initial=, or the first element of an op without
-// an identity or with initial=None) and, past its buffer of 8192 elements, the partial results
-// at each flush (np.subtract.reduce([5.5, 1.2], out=<int32>) is 3: 5.5 became 5 in out=;
-// np.add.reduce(np.full(20000, 0.3), out=<int64>) is 5998). loom folds in the loop's dtype and
-// casts once: the same where the start is the identity and the input fits one buffer, and where
-// the loop's dtype casts to out='s safely or both are integers under + - * & | ^ (which wrap
-// alike). Elsewhere it refuses. accumulate and reduceat go through out= only at the end in NumPy
-// too, so they are not checked.
-static void require_out_holds_loop(const OpDesc& op, const Array& out, DType loop,
-                                   const char* start_through_out, std::int64_t count,
+// NumPy's reduce accumulates in out=: the start value goes into out= first (initial= or the
+// identity, cast to out='s dtype; or, for an op without an identity or with initial=None, the
+// first element, cast from the input's dtype), then into the loop's dtype with the rest, and
+// past its buffer of 8192 elements the partial results pass through out= at each flush. loom
+// folds in the loop's dtype and casts once. The two agree where nothing is lost on the way
+// through out=: the start value is exact in out='s dtype (the input's dtype casts to it safely,
+// for a first element), the loop's dtype does for an input past the buffer, or both are
+// integers under + - * & | ^ (which wrap alike). Elsewhere a reduce is refused:
+// np.minimum.reduce(int16 [-3, 5], out=<uint8>) is 5 in NumPy (-3 started in out= as 253),
+// np.add.reduce(np.full(20000, 0.3), out=<int64>) is 5998. accumulate and reduceat cast each result
+// once in NumPy too, so they are not checked.
+enum class Start { identity, initial, first_element };
+static void require_out_holds_loop(const OpDesc& op, const Array& out, DType loop, DType input,
+                                   Start start, const Initial& initial, std::int64_t count,
                                    const std::string& who) {
-  if (out.dtype() == loop || can_cast(loop, out.dtype(), Casting::safe)) return;
-  auto integer = [](DType t) {
-    return kind(t) == Kind::signed_int || kind(t) == Kind::unsigned_int;
-  };
   static const char* const wrapping[] = {"add",        "subtract",    "multiply", "bitwise_and",
                                          "bitwise_or", "bitwise_xor", "sum",      "prod"};
   const bool wraps =
       std::find(std::begin(wrapping), std::end(wrapping), op.name) != std::end(wrapping);
-  if (wraps && integer(loop) && integer(out.dtype())) return;
+  auto integer = [](DType t) {
+    return kind(t) == Kind::signed_int || kind(t) == Kind::unsigned_int;
+  };
+  auto holds = [&](DType t) {
+    return t == out.dtype() || can_cast(t, out.dtype(), Casting::safe) ||
+           (wraps && integer(t) && integer(out.dtype()));
+  };
+  std::string why;
+  const std::string o = std::string(name(out.dtype()));
   constexpr std::int64_t kNumPyBuffer = 8192;  // np.getbufsize()
-  if (!start_through_out && count <= kNumPyBuffer) return;
-  const std::string o = std::string(name(out.dtype())), l = std::string(name(loop));
-  const std::string why = start_through_out
-                              ? std::string(start_through_out) + " would start in out="
-                              : std::to_string(count) + " elements exceed NumPy's buffer of " +
-                                    std::to_string(kNumPyBuffer) +
-                                    ", whose partial results would pass through out=";
+  if (!holds(loop) && count > kNumPyBuffer) {
+    why = std::to_string(count) + " elements exceed NumPy's buffer of " +
+          std::to_string(kNumPyBuffer) + ", whose partial results would pass through out=";
+  } else if (start == Start::first_element) {
+    if (!holds(input)) {
+      why = "the first element would start in out= from the input's dtype " +
+            std::string(name(input));
+    }
+  } else {
+    // initial= or the identity starts in out=: it must come through unchanged (bitwise_and's -1
+    // becomes True in a bool out=, and True & -8 is 0), integers under the wrapping ops into an
+    // integer out= aside.
+    const Array v = start == Start::initial ? initial.value() : Array(*op.identity);
+    const double want = v.astype(DType::float64).item<double>();
+    const bool wraps_alike = wraps && integer(out.dtype()) && std::trunc(want) == want;
+    if (!wraps_alike && v.astype(out.dtype()).astype(DType::float64).item<double>() != want) {
+      why = std::string(start == Start::initial ? "initial=" : "the identity") +
+            " would start in out=, and is not exact in " + o;
+    }
+  }
+  if (why.empty()) return;
+  const std::string l = std::string(name(loop));
   throw TypeError(who + ": out= of dtype " + o + " cannot hold every value of the loop's dtype " +
-                  l + ", and NumPy's result would depend on it (" + why + "); give out= of " + l +
-                  " or a dtype " + l + " casts to safely, or dtype=" + o + " to compute in " + o +
-                  ", or cast the result");
+                  l + " or of what starts the fold, and NumPy's result would depend on it (" + why +
+                  "); give out= of " + l + " or a dtype " + l + " casts to safely, or dtype=" + o +
+                  " to compute in " + o + ", or cast the result");
 }
 
 ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
@@ -238,7 +260,10 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
         pick_loop(op, family, std::span<const Array>(probes, op.kind == OpKind::reduce ? 1 : 2),
                   std::nullopt, "", Casting::same_kind);
     const Loop& r = pick_reduce_loop(op, family, x.dtype(), l.sig.outputs[0], who);
-    return {&r, r.sig.outputs[0], od, false, l.sig.outputs[0]};
+    // NumPy's own loop: for sum, prod, max and min (whose loops here may be wider than
+    // NumPy's add, multiply, maximum and minimum loops) the promoted dtype itself.
+    const DType numpy_loop = op.kind == OpKind::reduce ? probes[0].dtype() : l.sig.outputs[0];
+    return {&r, r.sig.outputs[0], od, false, numpy_loop};
   }
   const std::optional<DType> widened = reduction_dtype(op, x.dtype(), std::nullopt);
   const Loop& l = pick_reduce_loop(op, family, x.dtype(), widened, who);
@@ -346,12 +371,11 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
                      ": zero-size array to a reduction which has no identity; pass "
                      "initial= to give the result for empty input");
   }
-  if (o.out && !logical_reduction(op)) {
-    const bool initial = o.initial.given() && !o.initial.is_none();
-    const char* through = initial                               ? "initial="
-                          : (o.initial.given() || !op.identity) ? "the first element"
-                                                                : nullptr;
-    require_out_holds_loop(op, *o.out, types.numpy_loop, through, x.size(), who);
+  if (o.out) {
+    const Start from = o.initial.given() && !o.initial.is_none() ? Start::initial
+                       : (o.initial.given() || !op.identity)     ? Start::first_element
+                                                                 : Start::identity;
+    require_out_holds_loop(op, *o.out, types.numpy_loop, x.dtype(), from, o.initial, x.size(), who);
   }
   // The input in the loop's dtype (NumPy casts it unsafely), on the call's device; masked-out
   // elements replaced by the identity, which changes nothing.
