@@ -648,7 +648,7 @@ def out_cannot_hold_loop(case, op, method, loop):
     # initial= or the identity starts in out=: it must come through unchanged (bitwise_and's -1
     # becomes True in a bool out=), integers under the wrapping ops into an integer out= aside
     v = initial if start == "initial" else getattr(np, op).identity
-    if wraps and ot.kind in "iu" and float(v) == int(v):
+    if wraps and ot.kind in "iu" and np.dtype(loop).kind in "iu" and float(v) == int(v):
         return False
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -213,7 +213,8 @@ static void require_out_holds_loop(const OpDesc& op, const Array& out, DType loo
     // integer out= aside.
     const Array v = start == Start::initial ? initial.value() : Array(*op.identity);
     const double want = v.astype(DType::float64).item<double>();
-    const bool wraps_alike = wraps && integer(out.dtype()) && std::trunc(want) == want;
+    const bool wraps_alike =
+        wraps && integer(loop) && integer(out.dtype()) && std::trunc(want) == want;
     if (!wraps_alike && v.astype(out.dtype()).astype(DType::float64).item<double>() != want) {
       why = std::string(start == Start::initial ? "initial=" : "the identity") +
             " would start in out=, and is not exact in " + o;
