@@ -9,7 +9,9 @@
 // print it), LOOM_NUMPY_DIFF_SHOW (failures printed in full per target, default 25),
 // LOOM_NUMPY_DIFF_DUMP (a file: every finding, excused or not, one JSON line each, for triage),
 // LOOM_NUMPY_DIFF_FILE (replay a cases file written earlier instead of drawing new cases),
-// LOOM_NUMPY_DIFF_STRICT=1 (no documented differences: every disagreement fails).
+// LOOM_NUMPY_DIFF_STRICT=1 (no documented differences: every disagreement fails). Each target's
+// summary counts the calls each documented difference covered and those whose values NumPy
+// leaves undefined (not compared); docs/numpy-diff.md has the commands and the counts of a run.
 #include <gtest/gtest.h>
 
 #include <chrono>
