@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -217,6 +218,53 @@ TEST_P(Methods, OutDtypeSelectsTheLoop) {
   Array out3 = zeros({}, DType::int64);
   op("add").reduce(from_vector(V{1.5, 2.5}), {.target = target(), .out = out3});
   EXPECT_EQ(out3.item<std::int64_t>(), 4);
+}
+
+// An out= that cannot hold the loop's dtype where NumPy passes values through it before the end
+// (the start value, or partial results past its 8192-element buffer) is refused, out= unchanged:
+// np.minimum.reduce(int16 [-3, 5], out=<uint8>) is 5 (-3 started in out= as 253), loom's fold then
+// cast would give 253. The cases NumPy casts once at the end still answer (docs/methods.md).
+TEST_P(Methods, ReduceRefusesAnOutThatNumPyWouldAccumulateThrough) {
+  auto refused = [&](const std::function<void()>& f, const Array& out, double was) {
+    try {
+      f();
+      ADD_FAILURE() << "not refused";
+    } catch (const TypeError& e) {
+      EXPECT_NE(std::string(e.what()).find("cannot hold every value of the loop's dtype"),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(out.astype(DType::float64).to_vector<double>()[0], was);
+  };
+  Array u8 = full({}, 7.0, DType::uint8);
+  refused(
+      [&] {
+        op("minimum").reduce(from_vector(std::vector<std::int16_t>{-3, 5}),
+                             {.target = target(), .out = u8});
+      },
+      u8, 7);
+  Array i32 = full({}, 7.0, DType::int32);
+  refused(
+      [&] {
+        op("subtract").reduce(from_vector(V{5.5, 1.2}), {.target = target(), .out = i32});
+      },
+      i32, 7);
+  refused(
+      [&] {
+        op("add").reduce(from_vector(V{1.5, 2.8}),
+                         {.target = target(), .initial = 0.7, .out = i32});
+      },
+      i32, 7);
+  Array i64 = full({}, 7.0, DType::int64);
+  refused([&] { op("add").reduce(full({20000}, 0.3), {.target = target(), .out = i64}); }, i64, 7);
+  // Answered: wrapping integer ops into a narrower integer out=, and accumulate (NumPy casts each
+  // result once there too).
+  Array i8 = zeros({}, DType::int8);
+  op("add").reduce(from_vector(I64{100, 100}), {.target = target(), .out = i8});
+  EXPECT_EQ(i8.item<std::int8_t>(), -56);
+  Array acc = zeros({3}, DType::int32);
+  op("add").accumulate(from_vector(V{1.5, 2.5, 1.5}), {.target = target(), .out = acc});
+  EXPECT_EQ(acc.to_vector<int>(), (std::vector<int>{1, 4, 5}));
 }
 
 // NumPy: dtype= is the loop's dtype and the input is cast to it unsafely, also when that narrows:
@@ -452,6 +500,24 @@ TEST_P(Methods, AtAppliesEveryOccurrence) {
   Array h = zeros({bins}, DType::int64);
   op("add").at(h, from_vector(idx), std::int64_t{1}, {.target = target()});
   EXPECT_EQ(h.to_vector<std::int64_t>(), I64(bins, n / bins));
+}
+
+// NumPy's at takes b through np.asarray: a Python int is a strong int64 there, so a uint64 a
+// meets the float64 loop (np.add.at(uint64 [2^63 + 3], [0], 4) stores 2^63, not 2^63 + 7). And a
+// loop whose dtype cannot hold a's values (logical_or.at of uint8 runs the bool loop) changes
+// only the rows it updates: np.logical_or.at(uint8 [6, 8, 0, 3], [2, 2], 5) is [6, 8, 1, 3]
+// (every row became 0 or 1 before).
+TEST_P(Methods, AtResolvesAPythonScalarAsNumPysAsarrayAndKeepsOtherRows) {
+  Array u = from_vector(U64{(1ULL << 63) + 3, 5});
+  op("add").at(u, from_vector(I64{0}), 4, {.target = target()});
+  EXPECT_EQ(u.to_vector<std::uint64_t>(), (U64{1ULL << 63, 5}));
+  Array b = from_vector(std::vector<std::uint8_t>{6, 8, 0, 3});
+  op("logical_or").at(b, from_vector(I64{2, 2}), 5, {.target = target()});
+  EXPECT_EQ(b.to_vector<int>(), (std::vector<int>{6, 8, 1, 3}));
+  Array f = from_vector(V{0.0, 1.5, -1.75, 1.25, 5.0});
+  op("logical_and")
+      .at(f, from_vector(I64{-4, -3}), from_vector(V{-0.5, -7.0}), {.target = target()});
+  EXPECT_EQ(f.to_vector<double>(), (V{0.0, 1.0, 1.0, 1.25, 5.0}));
 }
 
 // ---- refusals ----

@@ -79,6 +79,10 @@ const TriggerSet general = {
      [] {
        rt().ufunc("divide").reduce(array({4.0, 2.0}), {.dtype = DType::int16});
      }},
+    {"E-TYPE-REDUCE-OUT-NARROWER",
+     [] {
+       rt().ufunc("minimum").reduce(array<std::int16_t>({-3, 5}), {.out = zeros({}, DType::uint8)});
+     }},
     {"E-TYPE-REDUCE-LOOP-NOT-BINARY",
      [] { mixed_rt().ufunc("cat_ratio").reduce(zeros({3}, DType::int32)); }},
     {"E-TYPE-REDUCEAT-INDICES",

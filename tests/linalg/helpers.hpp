@@ -1,8 +1,10 @@
 // Shared by the linalg tests: matrices of random values, their values as complex long double, the
-// product and determinant in long double, and whether a target is available (and why not).
+// product and determinant in long double, eigenvalues and singular values in long double by a
+// Jacobi iteration written here (never loom's), and whether a target is available (and why not).
 #pragma once
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <optional>
@@ -122,6 +124,102 @@ inline C det_ref(std::vector<C> a, int n) {
     }
   }
   return d;
+}
+
+// The eigenvalues of a real symmetric n x n matrix (row-major), ascending, by cyclic Jacobi
+// rotations in long double (Golub & Van Loan 8.5): sweeps until the off-diagonal part is below
+// 2^-60 of the whole (Frobenius norms) or stops shrinking (rounding's floor, near 2^-62), each
+// eigenvalue then within 2^-60 |a|_F plus a few n ulps of long double of |a| (Weyl).
+inline std::vector<long double> sym_eigvals(std::vector<long double> a, int n) {
+  auto at = [&](int i, int j) -> long double& { return a[static_cast<std::size_t>(i) * n + j]; };
+  long double total = 0, last = INFINITY;
+  for (auto x : a) total += x * x;
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    long double off = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (i != j) off += at(i, j) * at(i, j);
+    if (off <= 0x1p-120L * total || off >= last) break;
+    last = off;
+    for (int p = 0; p < n; ++p)
+      for (int q = p + 1; q < n; ++q) {
+        if (at(p, q) == 0) continue;
+        // The rotation that zeroes (p, q): t = tan(theta), the smaller root.
+        const long double theta = (at(q, q) - at(p, p)) / (2 * at(p, q));
+        const long double t =
+            (theta >= 0 ? 1 : -1) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+        const long double c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < n; ++k) {  // columns p and q
+          const long double kp = at(k, p), kq = at(k, q);
+          at(k, p) = c * kp - s * kq;
+          at(k, q) = s * kp + c * kq;
+        }
+        for (int k = 0; k < n; ++k) {  // rows p and q
+          const long double pk = at(p, k), qk = at(q, k);
+          at(p, k) = c * pk - s * qk;
+          at(q, k) = s * pk + c * qk;
+        }
+      }
+  }
+  std::vector<long double> w(n);
+  for (int i = 0; i < n; ++i) w[i] = at(i, i);
+  std::sort(w.begin(), w.end());
+  return w;
+}
+
+// The eigenvalues of a Hermitian n x n matrix h = X + iY, ascending: those of the real symmetric
+// [[X, -Y], [Y, X]], which has each of h's twice.
+inline std::vector<long double> herm_eigvals(const C* h, int n) {
+  const int n2 = 2 * n;
+  std::vector<long double> r(static_cast<std::size_t>(n2) * n2);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      // The mean of (i, j) and conj(j, i): the Hermitian part, as the loops read one triangle.
+      const C z = (h[i * n + j] + std::conj(h[j * n + i])) / 2.0L;
+      r[i * n2 + j] = r[(i + n) * n2 + j + n] = z.real();
+      r[i * n2 + j + n] = -z.imag();
+      r[(i + n) * n2 + j] = z.imag();
+    }
+  const auto w2 = sym_eigvals(std::move(r), n2);
+  std::vector<long double> w(n);
+  for (int i = 0; i < n; ++i) w[i] = (w2[2 * i] + w2[2 * i + 1]) / 2;
+  return w;
+}
+
+// The k = min(m, n) singular values of an m x n matrix, descending: the square roots of the
+// eigenvalues of A^H A (n <= m) or A A^H (m < n), both k x k, by herm_eigvals. Squaring costs
+// accuracy in the small ones: sv_ref_error bounds the reference's own error.
+inline std::vector<long double> svdvals_ref(const C* a, int m, int n) {
+  const int k = std::min(m, n);
+  std::vector<C> g(static_cast<std::size_t>(k) * k);
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) {
+      C s = 0;
+      if (n <= m) {
+        for (int e = 0; e < m; ++e) s += std::conj(a[e * n + i]) * a[e * n + j];
+      } else {
+        for (int e = 0; e < n; ++e) s += a[i * n + e] * std::conj(a[j * n + e]);
+      }
+      g[i * k + j] = s;
+    }
+  auto w = herm_eigvals(g.data(), k);
+  std::vector<long double> s(k);
+  for (int i = 0; i < k; ++i) s[i] = std::sqrt(std::max(w[k - 1 - i], 0.0L));
+  return s;
+}
+
+// The reference's own error in a singular value sigma of a matrix whose largest is s1: the
+// eigenvalues of A^H A are within 64 max(m, n) ulps of long double of s1^2, and the square root
+// divides that error by 2 sigma (or is its square root near 0).
+inline long double sv_ref_error(long double sigma, long double s1, int m, int n) {
+  const long double dl = 64 * std::max(m, n) * 0x1p-63L * s1 * s1;
+  return sigma * sigma > dl ? dl / (2 * sigma) : std::sqrt(dl);
+}
+
+// Singular values' bound (Weyl): a backward-stable SVD moves each by at most c max(m, n) eps s1,
+// s1 the largest: 8 max(m, n) ulps of the dtype at s1 (a Jacobi reference adds sv_ref_error).
+inline long double sv_tol(DType t, long double s1, int m, int n) {
+  return 8 * std::max(m, n) * eps(t) * s1;
 }
 
 }  // namespace linalg_test

@@ -4,6 +4,8 @@
 // views; the singular instances (NaN, as NumPy's gufuncs; 0 and -inf for det and slogdet).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <complex>
 #include <random>
@@ -191,13 +193,86 @@ TEST_P(Linalg, QrAndSvdvalsWithOutputsOfMinMN) {
     Array s = loom::empty({3, k}, real_of(dt()));
     call("svdvals", {a}, {s});
     const auto sv = vals(s);
-    for (int b = 0; b < 3; ++b) {  // sum of s^2 = |a|_F^2; descending
-      long double f = 0, ss = 0;
-      for (int e = 0; e < m * n; ++e) f += std::norm(av[b * m * n + e]);
-      for (int i = 0; i < k; ++i) ss += std::norm(sv[b * k + i]);
-      EXPECT_LE(std::abs(f - ss), tol(m + n, f));
+    for (int b = 0; b < 3; ++b) {  // the Jacobi reference's values (helpers.hpp), descending
+      const auto want = svdvals_ref(&av[b * m * n], m, n);
+      for (int i = 0; i < k; ++i)
+        EXPECT_LE(std::abs(sv[b * k + i].real() - want[i]),
+                  sv_tol(dt(), want[0], m, n) + sv_ref_error(want[i], want[0], m, n))
+            << m << "x" << n << " value " << i;
       for (int i = 0; i + 1 < k; ++i) EXPECT_GE(sv[b * k + i].real(), sv[b * k + i + 1].real());
     }
+  }
+}
+
+// svdvals against values found without loom: closed forms on matrices the dtype holds exactly (a
+// diagonal one's sorted |d_i|; a rank-1 u v^T of small integers: |u| |v| and zeros; a 2x2's from
+// its Frobenius norm F and determinant D, s1^2 = (F^2 + sqrt(F^4 - 4 |D|^2)) / 2, s2 = |D| / s1;
+// Sylvester-Hadamard matrices over sqrt(n), entries +-2^-j (times i in some columns): all ones),
+// and on random matrices the square roots of A^H A's eigenvalues by the long double Jacobi
+// iteration (helpers.hpp). Each value within sv_tol, Weyl's bound for a backward-stable SVD.
+TEST_P(Linalg, SvdvalsAgainstClosedFormsAndJacobi) {
+  std::mt19937 g(14);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> small(-8, 8);
+  auto expect_svdvals = [&](const std::vector<C>& v, int m, int n, std::vector<long double> want,
+                            long double ref_err, const std::string& what) {
+    const Array s = call("svdvals", {make(v, {m, n}, dt())})[0];
+    ASSERT_EQ(s.dtype(), real_of(dt())) << what;
+    ASSERT_EQ(s.shape(), (Shape{std::min(m, n)})) << what;
+    const auto got = vals(s);
+    std::sort(want.rbegin(), want.rend());
+    for (std::size_t i = 0; i < want.size(); ++i)
+      EXPECT_LE(std::abs(got[i].real() - want[i]), sv_tol(dt(), want[0], m, n) + ref_err)
+          << what << " " << m << "x" << n << " value " << i << ": got " << got[i].real()
+          << ", want " << want[i];
+  };
+  auto entry = [&](bool ints) {
+    if (ints) return C(small(g), is_cx(dt()) ? small(g) : 0);
+    return vals(make({C(u(g), is_cx(dt()) ? u(g) : 0.0)}, {1}, dt()))[0];  // rounded to dt()
+  };
+  for (auto [m, n] : {std::pair{1, 1}, {3, 3}, {5, 3}, {3, 5}, {1, 6}, {17, 17}}) {
+    const int k = std::min(m, n);
+    std::vector<C> d(m * n, 0);
+    std::vector<long double> want;
+    for (int i = 0; i < k; ++i) {
+      d[i * n + i] = entry(false) * C(std::ldexp(1.0L, 3 * i - 8));  // magnitudes 2^-8 .. 2^40
+      want.push_back(std::abs(d[i * n + i]));
+    }
+    expect_svdvals(d, m, n, want, 0, "diagonal");
+    std::vector<C> x(m), y(n), r(m * n);
+    long double xx = 0, yy = 0;
+    for (auto& z : x) z = entry(true), xx += std::norm(z);
+    for (auto& z : y) z = entry(true), yy += std::norm(z);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) r[i * n + j] = x[i] * y[j];  // exact: small integers
+    want.assign(k, 0);
+    want[0] = std::sqrt(xx) * std::sqrt(yy);
+    expect_svdvals(r, m, n, want, 0, "rank 1");
+  }
+  for (int t = 0; t < 20; ++t) {
+    std::vector<C> a(4);
+    for (auto& z : a) z = entry(false);
+    const long double f2 = std::norm(a[0]) + std::norm(a[1]) + std::norm(a[2]) + std::norm(a[3]);
+    const long double det = std::abs(a[0] * a[3] - a[1] * a[2]);
+    const long double s1 = std::sqrt((f2 + std::sqrt(std::max(f2 * f2 - 4 * det * det, 0.0L))) / 2);
+    expect_svdvals(a, 2, 2, {s1, s1 > 0 ? det / s1 : 0}, 0, "2x2 closed form");
+  }
+  for (int n : {4, 16}) {
+    std::vector<C> h(n * n);
+    const long double scale = 1 / std::sqrt(static_cast<long double>(n));  // 2^-j: exact
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const C z(std::popcount(static_cast<unsigned>(i & j)) % 2 ? -scale : scale);
+        h[i * n + j] = is_cx(dt()) && j % 3 == 1 ? z * C(0, 1) : z;
+      }
+    expect_svdvals(h, n, n, std::vector<long double>(n, 1), 0, "orthogonal");
+  }
+  for (auto [m, n] : {std::pair{2, 2}, {3, 3}, {5, 3}, {3, 5}, {8, 8}, {17, 17}, {40, 17}}) {
+    const auto a = vals(matrices(g, 1, m, n, dt(), 1));
+    const auto want = svdvals_ref(a.data(), m, n);
+    long double err = 0;
+    for (auto w : want) err = std::max(err, sv_ref_error(w, want[0], m, n));
+    expect_svdvals(a, m, n, want, err, "random (Jacobi on A^H A)");
   }
 }
 

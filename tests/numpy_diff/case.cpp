@@ -1,5 +1,6 @@
 #include "case.hpp"
 
+#include <complex>
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
@@ -84,6 +85,7 @@ Case parse_case(const std::string& line) {
   x.rows = e.value("rows", std::int64_t{1});
   x.undefined = e.value("undefined", "");
   x.loop = e.value("loop", "");
+  x.out_cannot_hold_loop = e.value("out_cannot_hold_loop", false);
   return c;
 }
 
@@ -110,6 +112,17 @@ void fill(const loom::Array& a, const json& data) {
       for (std::int64_t i = 0; i < n; ++i) {
         const json& v = vals[static_cast<std::size_t>(i) % m];
         p[i] = v.is_null() ? T{} : T::from_double(json_double(v));
+      }
+    } else if constexpr (std::is_same_v<T, std::complex<float>> ||
+                         std::is_same_v<T, std::complex<double>>) {  // [re, im] pairs
+      using R = typename T::value_type;
+      T* p = reinterpret_cast<T*>(a.data());
+      const std::size_t m = vals.size();
+      for (std::int64_t i = 0; i < n; ++i) {
+        const json& v = vals[static_cast<std::size_t>(i) % m];
+        p[i] = v.is_null()
+                   ? T{}
+                   : T(static_cast<R>(json_double(v.at(0))), static_cast<R>(json_double(v.at(1))));
       }
     } else {
       throw std::runtime_error("gen_cases.py drew a dtype the replayer does not fill");

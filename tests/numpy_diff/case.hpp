@@ -16,7 +16,7 @@ struct Operand {
   json value;           // its value (python)
   loom::DType dtype{};  // an array: base dtype, shape and values (C order), then the view ops
   loom::Shape base;
-  json data;  // a list, or {"cycle": [...]} repeated to fill the base
+  json data;  // a list, or {"cycle": [...]} repeated to fill the base; complex values [re, im]
   json view;  // ["slice", axis, start, stop, step] | ["T", perm] | ["bcast", shape]
 };
 
@@ -39,6 +39,9 @@ struct Expect {
   // Set where a non-finite float (or a quotient by zero) may be cast to an integer: C leaves the
   // value undefined, so values are not compared (refusals, shapes and dtypes still are).
   std::string undefined;
+  // A reduce whose out= cannot hold every value of NumPy's loop dtype, where NumPy passes values
+  // through out= before the end: loom documents a refusal (E-TYPE-REDUCE-OUT-NARROWER).
+  bool out_cannot_hold_loop = false;
 };
 
 struct Case {

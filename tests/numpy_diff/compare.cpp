@@ -1,6 +1,7 @@
 #include "compare.hpp"
 
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -40,6 +41,8 @@ const char* name(Finding f) {
       return "out= written outside its view";
     case Finding::at_values:
       return "at: array values after the call";
+    case Finding::refusal_missing:
+      return "loom answers a call it documents a refusal of";
   }
   return "?";
 }
@@ -58,6 +61,7 @@ using loom::DType;
 using loom::Kind;
 
 bool is_float(DType t) { return loom::kind(t) == Kind::floating; }
+bool is_complex(DType t) { return loom::kind(t) == Kind::complex; }
 
 // Element indices (into the C-contiguous base) that a view of it covers.
 std::set<std::int64_t> footprint(const loom::Array& base, const loom::Array& view) {
@@ -83,8 +87,8 @@ double unit_roundoff(std::initializer_list<DType> ts) {
   double u = 0;
   for (DType t : ts) {
     if (t == DType::float16) u = std::max(u, std::ldexp(1.0, -11));
-    if (t == DType::float32) u = std::max(u, std::ldexp(1.0, -24));
-    if (t == DType::float64) u = std::max(u, std::ldexp(1.0, -53));
+    if (t == DType::float32 || t == DType::complex64) u = std::max(u, std::ldexp(1.0, -24));
+    if (t == DType::float64 || t == DType::complex128) u = std::max(u, std::ldexp(1.0, -53));
   }
   return u;
 }
@@ -101,6 +105,11 @@ struct FloatRule {
   enum { exact, ulps1, sum, prod, prefix } kind = exact;
   double u = 0;                // unit roundoff of the comparison dtype
   DType cmp = DType::float64;  // the comparison dtype: the coarsest float dtype involved
+  // Complex elements, exact and ulps1 rules: the parts' error allowed, in ulp of the larger part
+  // of NumPy's value (docs/catalogue.md, "Complex": a product's parts cancel, so a small part is
+  // not held to its own ulp). 1 for multiply: NumPy's AVX2/AVX-512 complex multiply fuses one
+  // product, loom's rounds each (docs/catalogue.md).
+  double cx_ulps = 0;
 };
 
 // v rounded to the comparison dtype, as a loop of that dtype rounds it.
@@ -159,6 +168,40 @@ bool float_ok(double e, double l, const FloatRule& r, double scale, double count
   return false;
 }
 
+// One complex element under the rule: sums, products and prefixes per part with the element's
+// scale (|z| bounds each part; a complex multiply errs by up to sqrt(5) u |x||y|, so products and
+// prefixes of multiply take 3 u); exact and ulps1 per part within cx_ulps (+1 for ulps1) of the
+// larger part's ulp. NaN parts must meet NaN, an infinite part the same infinity.
+bool complex_ok(std::complex<double> e, std::complex<double> l, const FloatRule& r, double scale,
+                double count) {
+  if (r.kind == FloatRule::prod || r.kind == FloatRule::prefix) {
+    // An infinite factor makes a complex product's parts depend on the grouping ((1+0j)(-inf+0j)
+    // is -inf+nanj, and times -0.8 gives nan+nanj; -0.8(-inf) first gives inf+nanj): where
+    // either side has a part that is not finite, both must have one.
+    auto finite = [](std::complex<double> z) {
+      return std::isfinite(z.real()) && std::isfinite(z.imag());
+    };
+    if (!finite(e) || !finite(l)) return !finite(e) && !finite(l);
+  }
+  if (r.kind == FloatRule::sum || r.kind == FloatRule::prod || r.kind == FloatRule::prefix) {
+    FloatRule pr = r;
+    if (r.kind != FloatRule::sum) pr.u = 3 * r.u;
+    return float_ok(e.real(), l.real(), pr, scale, count) &&
+           float_ok(e.imag(), l.imag(), pr, scale, count);
+  }
+  const double er = in_cmp(r.cmp, e.real()), ei = in_cmp(r.cmp, e.imag()),
+               lr = in_cmp(r.cmp, l.real()), li = in_cmp(r.cmp, l.imag());
+  const double big =
+      std::max(std::isfinite(er) ? std::fabs(er) : 0.0, std::isfinite(ei) ? std::fabs(ei) : 0.0);
+  const double tol = (r.cx_ulps + (r.kind == FloatRule::ulps1 ? 1 : 0)) * ulp_up(r.cmp, big);
+  auto part = [&](double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    if (std::isinf(a) || std::isinf(b)) return a == b;
+    return a == b || std::fabs(a - b) <= tol;
+  };
+  return part(er, lr) && part(ei, li);
+}
+
 // Compares loom's array `got` (any dtype, NumPy's shape) with NumPy's values `want` of dtype
 // `wdt`, element k of `want` being flat position sample[k] (k itself without a sample). `skip`:
 // positions not to compare; null in `want` (where= without out=) must be 0 in loom's. Appends at
@@ -176,8 +219,26 @@ void compare_values(const loom::Array& got, DType wdt, const json& want, const F
   auto note = [&](std::int64_t i, const std::string& e, const std::string& l) {
     if (nbad++ < 4) bad << " [" << i << "] numpy " << e << " loom " << l << ";";
   };
-  const std::vector<double> gd = got.astype(DType::float64).to_vector<double>();
-  if (!is_float(wdt)) {
+  if (is_complex(wdt)) {
+    const auto gc = got.astype(DType::complex128).to_vector<std::complex<double>>();
+    for (std::size_t k = 0; k < m; ++k) {
+      const std::int64_t i = pos(k);
+      if (skip && skip->count(i)) continue;
+      const std::complex<double> l = gc[static_cast<std::size_t>(i)];
+      if (want[k].is_null()) {
+        if (l != 0.0 && nmask++ < 3) maskbad << " [" << i << "] " << fmt(l.real());
+        continue;
+      }
+      const std::complex<double> e(json_double(want[k].at(0)), json_double(want[k].at(1)));
+      const double sc = scale.is_null() ? 0 : json_double(scale[k]);
+      const double ct = count.is_null() ? 0 : json_double(count[k]);
+      if (!complex_ok(e, l, rule, sc, ct)) {
+        note(i, fmt(e.real()) + (e.imag() < 0 ? "" : "+") + fmt(e.imag()) + "j",
+             fmt(l.real()) + (l.imag() < 0 ? "" : "+") + fmt(l.imag()) + "j");
+      }
+    }
+  } else if (!is_float(wdt)) {
+    const std::vector<double> gd = got.astype(DType::float64).to_vector<double>();
     // Integers and bools: loom's value in NumPy's dtype (wrapping), bit for bit.
     const loom::Array g = got.astype(wdt);
     const loom::Array w = loom::empty({static_cast<std::int64_t>(m)}, wdt);
@@ -199,6 +260,7 @@ void compare_values(const loom::Array& got, DType wdt, const json& want, const F
       }
     }
   } else {
+    const std::vector<double> gd = got.astype(DType::float64).to_vector<double>();
     for (std::size_t k = 0; k < m; ++k) {
       const std::int64_t i = pos(k);
       if (skip && skip->count(i)) continue;
@@ -242,9 +304,16 @@ FloatRule rule_for(const Case& c, DType numpy_dt, DType loom_dt) {
     r.kind = FloatRule::prod;
   } else if ((uf == "add" || uf == "multiply") && c.method == "accumulate") {
     r.kind = FloatRule::prefix;
+  } else if ((uf == "subtract" || uf == "divide") && fold && r.cmp == DType::float16) {
+    // NumPy's float16 subtract and divide reduce loops accumulate a contiguous run in float and
+    // round once; loom's round every step, on every target (docs/catalogue.md, float16): each
+    // of n roundings errs by u of a partial result, bounded as a sum by sum|x| (subtract) and
+    // as a product by the exact quotient's magnitude (divide; gen_cases.py writes both).
+    r.kind = uf == "subtract" ? FloatRule::sum : FloatRule::prod;
   } else {
     r.kind = loom_dt == numpy_dt ? FloatRule::exact : FloatRule::ulps1;
   }
+  if (uf == "multiply") r.cx_ulps = 1;
   return r;
 }
 
@@ -297,6 +366,12 @@ std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome
   if (o.refused) {
     p.push_back({Finding::loom_refuses, o.error_class + ": " + o.message});
     check_unchanged(o, Finding::refusal_wrote, false, false, p);
+    return p;
+  }
+  if (x.out_cannot_hold_loop) {  // docs/errors.md E-TYPE-REDUCE-OUT-NARROWER
+    p.push_back({Finding::refusal_missing, "out= of dtype " +
+                                               std::string(loom::name(c.out->dtype)) +
+                                               " cannot hold NumPy's loop dtype " + x.loop});
     return p;
   }
   const bool at = c.method == "at";

@@ -1,9 +1,11 @@
 // The comparison of one replayed case with NumPy's answer: what must agree, and how closely.
 //
 // Rules (the bounds are stated once, here):
-// - Integers and bools: exactly. loom has loops for fewer dtypes than NumPy (int32, int64, uint64,
-//   float32, float64), so its result may be wider: the value is cast to NumPy's dtype (integers
-//   wrap, as NumPy's narrow loops do) and then compared bit for bit.
+// - Integers and bools: exactly. The math plugin has loops for every dtype NumPy's loops of the
+//   drawn ops have (bool, int8 to uint64, float16, float32, float64; complex64 and complex128
+//   where NumPy has them), and sum/prod reduce narrow integers in int64/uint64 as np.sum does;
+//   where loom's result dtype still differs from NumPy's (a documented difference), the value is
+//   cast to NumPy's dtype (integers wrap, as NumPy's narrow loops do) and compared bit for bit.
 // - dtypes are compared where loom promises NumPy's: where NumPy's result dtype is the output
 //   dtype of one of the op's loops (else loom cannot give it, and values are compared).
 // - Floats are compared in the coarser of the two result dtypes (and of dtype=), with u its unit
@@ -33,6 +35,15 @@
 //   * products and multiply.accumulate also allow (n + 1) times the dtype's smallest normal
 //     absolutely: below it multiplies underflow, each erring by up to u times that number
 //     whatever the result's size, so relative bounds no longer hold there.
+//   * float16 subtract/divide reduce and reduceat: NumPy accumulates a contiguous run in float,
+//     loom rounds every step: bounded as a sum (scale sum|x|) and as a product (scale the exact
+//     quotient's magnitude).
+// - Complex values: per part, u the part dtype's. Sums, products and prefixes by the rules above
+//   with |z| as the scale (products and multiply prefixes with 3 u: a complex multiply errs by
+//   up to sqrt(5) u |x||y|); where a product has a part that is not finite on either side, both
+//   must (an infinite factor makes the parts depend on the grouping). Elementwise: exactly, but
+//   multiply within 1 ulp of NumPy's larger part (NumPy's AVX2/AVX-512 loop fuses one product;
+//   docs/catalogue.md, "Complex").
 #pragma once
 #include <string>
 #include <vector>
@@ -57,6 +68,7 @@ enum class Finding {
   out_not_returned,     // out= given, the result is not that array
   out_outside_written,  // out='s base changed outside the view
   at_values,            // at: the array after the call differs
+  refusal_missing,      // loom answers a call it documents a refusal of (out_cannot_hold_loop)
 };
 const char* name(Finding f);
 

@@ -26,7 +26,8 @@ except ImportError:  # the C++ test turns this into a failure naming scripts/set
     sys.exit(3)
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "float32", "float64"]
+          "float16", "float32", "float64", "complex64", "complex128"]
+INEXACT = ("float", "complex")  # dtype name prefixes of the float and complex dtypes
 UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide",
           # the catalogue's exact binary ops (docs/catalogue.md)
           "fmax", "fmin", "bitwise_and", "bitwise_or", "bitwise_xor", "floor_divide", "remainder",
@@ -99,10 +100,25 @@ def value_fill(d, dt, n, op, big_ok):
             k = r.randrange(n)
             vals[k] = (2 ** 53 + r.randint(1, 9)) if dt == "int64" else (2 ** 63 + r.randint(1, 9))
         return vals
+    if dt.startswith("complex"):
+        # Each part as a float64 of the same draw; a product's factors r e^(i t) with r as a real
+        # product's, so that products of 1200 terms stay finite.
+        if op == "multiply":
+            out = []
+            for _ in range(n):
+                rad, t = r.uniform(0.92, 1.08), r.uniform(-math.pi, math.pi)
+                out.append(complex(rad * math.cos(t), rad * math.sin(t)))
+            return out
+        re = value_fill(d, "float64", n, op, big_ok)
+        im = value_fill(d, "float64", n, op, big_ok)
+        return [complex(a, b) for a, b in zip(re, im)]
     # floats
     half = dt == "float16"  # largest finite 65504: keep sums and products of 1200 terms finite
     if op == "multiply":  # |log2 x| <= 0.42 with mean ~0: products of 1200 terms stay in float32
-        vals = [r.choice([-1, 1]) * (r.uniform(0.92, 1.08) if half else r.uniform(0.75, 1.33))
+        # float16: factors within 1 % of 1, so that partial products in any order (NumPy's and
+        # loom's group differently) stay inside float16's range: 546 factors above 1 multiply
+        # to at most 2^8
+        vals = [r.choice([-1, 1]) * (r.uniform(0.99, 1.01) if half else r.uniform(0.75, 1.33))
                 for _ in range(n)]
     elif d.p(0.3):
         vals = [float(r.randint(-8, 8)) / r.choice([1, 2, 4]) for _ in range(n)]
@@ -112,6 +128,25 @@ def value_fill(d, dt, n, op, big_ok):
         for _ in range(r.randint(1, 2)):
             vals[r.randrange(n)] = r.choice([math.nan, math.inf, -math.inf, -0.0, 0.0])
     return vals
+
+
+def wide(x):
+    """x as float64, or complex128 for complex x (no imaginary part dropped)."""
+    a = np.asarray(x)
+    return a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
+
+
+def magnitude(x):
+    """|x| as float64, exactly for every integer (no int8 -128 overflow) and complex (its modulus;
+    a part that is not finite counts 0, so that the other part's bound stays finite: the
+    non-finite part itself must match exactly)."""
+    a = np.asarray(x)
+    if a.dtype.kind == "c":
+        z = a.astype(np.complex128)
+        re = np.where(np.isfinite(z.real), z.real, 0.0)
+        im = np.where(np.isfinite(z.imag), z.imag, 0.0)
+        return np.abs(re + 1j * im)
+    return np.abs(a.astype(np.float64))
 
 
 def make_base(d, shape, dt, op, big_ok=False):
@@ -198,6 +233,8 @@ def enc_values(a, valid=None):
     vals = flat.tolist()
     if flat.dtype.kind == "f":
         vals = [enc_float(v) for v in vals]
+    elif flat.dtype.kind == "c":
+        vals = [[enc_float(v.real), enc_float(v.imag)] for v in vals]
     elif flat.dtype.kind == "b":
         vals = [bool(v) for v in vals]
     else:
@@ -259,7 +296,7 @@ def bad_shape(d, shape):
 
 def scalar_input(d, other_dt):
     """A Python scalar (NumPy's weak scalar; loom's weak int / double)."""
-    if other_dt.startswith("float") or d.p(0.3):
+    if other_dt.startswith(INEXACT) or d.p(0.3):
         return {"py": "float", "value": enc_float(float(d.r.randint(-6, 6)) / 2)}, None
     lo = 0 if other_dt.startswith("uint") or other_dt == "bool" else -5
     return {"py": "int", "value": d.r.randint(lo, 5)}, None
@@ -425,7 +462,7 @@ def draw_initial(d, case, dt):
         case.kw_enc["initial"] = None
         case.kw["initial"] = None
         return
-    if dt.startswith("float") or d.p(0.15):
+    if dt.startswith(INEXACT) or d.p(0.15):
         v = float(d.r.randint(-8, 8)) / d.choice([1, 2])
         if d.p(0.05):
             v = d.choice([1e30, -1e30, math.inf])
@@ -467,6 +504,23 @@ def draw_reduce(d, case, op, fn_name):
         out_operand(d, case, list(dry.shape) if dry is not None else [2],
                     dry.dtype.name if dry is not None else None)
     default_axis = None if fn_name else 0
+    if uf_name in ("subtract", "divide"):
+        # float16 folds: NumPy accumulates in float, loom rounds every step (compare.hpp): the
+        # bound's scale, sum|x| (subtract) or the exact quotient's magnitude (divide)
+        def scale():
+            kw = {k: v for k, v in case.kw.items() if k not in ("out", "dtype")}
+            kw["axis"] = kw.get("axis", default_axis)
+            if x.ndim == 0:
+                kw["axis"] = ()
+            if kw.get("initial") is not None:
+                kw["initial"] = abs(float(kw["initial"]))
+            if uf_name == "subtract":
+                s = np.add.reduce(magnitude(x), **kw)
+            else:
+                s = np.abs(np.divide.reduce(wide(x), **kw))
+            kw.pop("initial", None)
+            return s, np.add.reduce(np.ones(np.shape(x)), **kw)
+        case.scale_fn = scale
     if uf_name in ("add", "multiply"):
         # |x| reduced the same way: the scale of the rounding error bound (sum |x_i| for sums,
         # prod |x_i| for products), and the number of terms per output.
@@ -475,7 +529,7 @@ def draw_reduce(d, case, op, fn_name):
             kw["axis"] = kw.get("axis", default_axis)
             if x.ndim == 0:
                 kw["axis"] = ()
-            ax = np.abs(x.astype(np.float64))
+            ax = magnitude(x)
             if kw.get("initial") is not None:
                 kw["initial"] = abs(float(kw["initial"]))
             red = np.multiply if uf_name == "multiply" else np.add
@@ -492,7 +546,9 @@ def draw_reduce(d, case, op, fn_name):
 def exact_sums(x, kw, default_axis, res_dt):
     """The exact sum (math.fsum: correctly rounded) of each output's terms, taken in the loop's
     dtype as loom casts them; null where a term is not finite."""
-    xv = np.asarray(x).astype(res_dt).astype(np.float64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a complex x into a float dtype= drops its imaginary part
+        xv = np.asarray(x).astype(res_dt).astype(np.float64)
     nd = xv.ndim
     ax = kw.get("axis", default_axis)
     if nd == 0:
@@ -556,6 +612,51 @@ def numpy_loop(case, op, method):
         return None
 
 
+# Ops whose integer results wrap modulo 2^k alike whether or not partial results pass through a
+# narrower integer dtype (docs/methods.md: the reductions' out= rule).
+WRAPPING = ("add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor")
+LOGICAL = ("logical_and", "logical_or", "logical_xor")
+
+
+def out_cannot_hold_loop(case, op, method, loop):
+    """loom refuses a reduce where NumPy passes a value through out= that out= does not hold
+    (docs/errors.md E-TYPE-REDUCE-OUT-NARROWER): NumPy starts in out= with initial= (cast to
+    out='s dtype) or, for an op without an identity or with initial=None, the first element (cast
+    from the input's dtype), then folds in its loop's dtype, and past its buffer (np.getbufsize())
+    partial results pass through out=. A dtype holds in out= when it casts safely, or both are
+    integers under the wrapping ops; the logical ops' loop is bool, which always does."""
+    if method != "reduce" or "out" not in case.kw or not loop:
+        return False
+    ot = case.kw["out"].dtype
+    wraps = op in WRAPPING
+
+    def holds(t):
+        t = np.dtype(t)
+        return t == ot or np.can_cast(t, ot, "safe") or (wraps and t.kind in "iu" and ot.kind in "iu")
+
+    initial = case.kw.get("initial", "absent")
+    if initial is not None and initial != "absent":
+        start = "initial"
+    elif initial is None or getattr(np, op).identity is None:
+        start = "first"
+    else:
+        start = "identity"
+    if not holds(loop) and np.asarray(case.inputs[0]).size > np.getbufsize():
+        return True
+    if start == "first":
+        return not holds(np.asarray(case.inputs[0]).dtype)
+    # initial= or the identity starts in out=: it must come through unchanged (bitwise_and's -1
+    # becomes True in a bool out=), integers under the wrapping ops into an integer out= aside
+    v = initial if start == "initial" else getattr(np, op).identity
+    if wraps and ot.kind in "iu" and np.dtype(loop).kind in "iu" and float(v) == int(v):
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            cast = complex(np.asarray(v).astype(ot))
+    return cast.real != float(v)
+
+
 def cast_undefined(case, res, op, loop):
     """True when a float outside an integer dtype's range may be cast to it: a float that is not
     finite, a quotient by zero, a negative value on its way to an unsigned dtype through a float
@@ -571,11 +672,16 @@ def cast_undefined(case, res, op, loop):
     if not any(s.kind in "iu" for s in sinks):
         return False
     unsigned = any(s.kind == "u" for s in sinks)
-    float_loop = loop is not None and np.dtype(loop).kind == "f"
+    # complex goes to an integer through its real part (NumPy and loom alike): a float here too
+    float_loop = loop is not None and np.dtype(loop).kind in "fc"
     if float_loop and unsigned and op == "subtract":  # a difference may go below 0 as a float
         return True
     for v in case.inputs:
         a = np.asarray(v)
+        if a.dtype.kind == "c":
+            if not np.all(np.isfinite(a)):
+                return True
+            a = a.real
         through_float = float_loop or a.dtype.kind == "f"
         if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
             return True
@@ -584,7 +690,15 @@ def cast_undefined(case, res, op, loop):
         if through_float and a.dtype.kind in "iu" and a.size and \
                 np.max(np.abs(a.astype(np.float64))) >= 2.0 ** 53:  # rounds, may leave the range
             return True
+        # values beyond a float16 / float32 loop's range become inf there (uint32 max in float16)
+        if float_loop and a.dtype.kind in "iuf" and a.size and np.dtype(loop).kind == "f" and \
+                np.max(np.abs(a.astype(np.float64))) > float(np.finfo(loop).max):
+            return True
         if op == "divide" and a.size and np.any(a == 0):
+            return True
+        # x // 0, x % 0, fmod(x, 0) in a float loop: inf or NaN (accumulate folds them on)
+        if op in ("floor_divide", "remainder", "fmod") and through_float and a.size and \
+                np.any(a == 0):
             return True
     return float_loop and float_result_leaves(case, op, sinks)
 
@@ -605,7 +719,9 @@ def float_result_leaves(case, op, sinks):
             with np.errstate(all="ignore"):
                 r = uf(*case.inputs)
                 for v in r if isinstance(r, tuple) else (r,):
-                    v = np.asarray(v, dtype=np.float64) if np.asarray(v).dtype.kind == "f" else None
+                    v = np.asarray(v)
+                    v = np.asarray(v.real if v.dtype.kind == "c" else v, dtype=np.float64) \
+                        if v.dtype.kind in "fc" else None
                     if v is not None and v.size and \
                             (not np.all(np.isfinite(v)) or np.max(np.abs(v)) >= 2.0 ** 63):
                         return True
@@ -663,7 +779,7 @@ def draw_accuracy(d, case, fn_name):
 
     def scale():
         kw = dict(case.kw, axis=case.kw.get("axis", default_axis))
-        s = np.add.reduce(np.abs(x.astype(np.float64)), **kw)
+        s = np.add.reduce(magnitude(x), **kw)
         return s, np.add.reduce(np.ones(x.shape), **kw)
     case.scale_fn = scale
     case.exact_fn = lambda res_dt: exact_sums(x, case.kw, default_axis, res_dt)
@@ -734,7 +850,7 @@ def draw_big(d, case, method):
     uf = getattr(np, op)
     absx = None
     if op in ("add", "multiply") and dt.startswith("float"):
-        absx = np.abs(x.astype(np.float64))
+        absx = magnitude(x)
     if method == "accumulate":
         if absx is not None:
             red = np.multiply if op == "multiply" else np.add
@@ -785,12 +901,16 @@ def draw_accumulate(d, case, op, reduceat):
     if d.p(0.18):
         out_operand(d, case, list(dry.shape) if dry is not None else shape,
                     dry.dtype.name if dry is not None else None)
-    if op in ("add", "multiply") and dry is not None and dry.dtype.kind == "f":
+    folds = ("add", "multiply", "subtract", "divide") if reduceat else ("add", "multiply")
+    if op in folds and dry is not None and dry.dtype.kind in "fc":
         def scale():
             ax_ = case.kw.get("axis", 0)
-            a = np.abs(x.astype(np.float64))
+            a = magnitude(x)
             red = np.multiply if op == "multiply" else np.add
-            if reduceat:
+            if reduceat and op == "divide":  # float16 folds (compare.hpp): the exact quotient
+                s = np.abs(np.divide.reduceat(wide(x), idx, axis=ax_))
+                cnt = np.add.reduceat(np.ones_like(a), idx, axis=ax_)
+            elif reduceat:
                 s = red.reduceat(a, idx, axis=ax_)
                 cnt = np.add.reduceat(np.ones_like(a), idx, axis=ax_)
             else:
@@ -807,9 +927,9 @@ def at_bound(base_shape, view_ops, a_before, idx, b, op):
     (atomics) and parallel (private bins) may group the updates of one element in any order."""
     s, k = np.zeros(base_shape), np.zeros(base_shape)
     sv, kv = apply_view(s, view_ops), apply_view(k, view_ops)
-    sv[...] = np.abs(np.asarray(a_before, dtype=np.float64))
+    sv[...] = magnitude(a_before)
     kv[...] = 1
-    bb = np.abs(np.asarray(b, dtype=np.float64))
+    bb = magnitude(b)
     (np.multiply if op == "multiply" else np.add).at(sv, idx, bb)
     np.add.at(kv, idx, np.ones_like(bb))
     return s, k
@@ -848,7 +968,7 @@ def draw_at(d, case, op):
         benc, bbase, b = operand(d, bshape, bdt, op)
     case.c["args"].append(benc)
     case.inputs.extend([a.copy(), b])
-    if op in ("add", "multiply") and dt.startswith("float"):
+    if op in ("add", "multiply") and dt.startswith(INEXACT):
         a0 = a.copy()
         case.scale_fn = lambda: at_bound(base.shape, enc["view"], a0, idx, b, op)
     uf = getattr(np, op)
@@ -895,6 +1015,8 @@ def run_case(cid, rng):
     loop = numpy_loop(case, op, method)
     if loop:
         expect["loop"] = loop
+    if out_cannot_hold_loop(case, op, method, loop):
+        expect["out_cannot_hold_loop"] = True
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -920,7 +1042,7 @@ def run_case(cid, rng):
         expect["result"] = enc_result(res, valid, sample)
         if case.out_base is not None:
             expect["out_after"] = enc_values(case.out_base)
-        if case.scale_fn is not None and np.asarray(res).dtype.kind == "f":
+        if case.scale_fn is not None and np.asarray(res).dtype.kind in "fc":
             try:
                 with np.errstate(all="ignore"):
                     s, cnt = case.scale_fn()
@@ -938,7 +1060,8 @@ def run_case(cid, rng):
                         s, cnt = s[sample], cnt[sample]
                     expect["scale"] = enc_values(s)
                     expect["count"] = [int(v) for v in cnt.tolist()]
-                    if case.exact_fn is not None and sample is None:
+                    if case.exact_fn is not None and sample is None and \
+                            np.asarray(res).dtype.kind == "f":
                         ex, rows = case.exact_fn(np.asarray(res).dtype)
                         expect["exact"] = [None if v is None else enc_float(v) for v in ex]
                         expect["rows"] = rows

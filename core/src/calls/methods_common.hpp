@@ -22,12 +22,14 @@ const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x, std::opti
                              const std::string& who);
 // A reduction-like method's types: the loop and its dtype dt, NumPy's result dtype `want` (the
 // result is cast to it), and whether the input goes through `want` before dt (a dtype= the op
-// has no loop of).
+// has no loop of), and the dtype of NumPy's own loop (dtype=, else resolved from out= and the
+// input; the loop that runs may be wider).
 struct ReduceTypes {
   const Loop* loop;
   DType dt;
   DType want;
   bool cast_first;
+  DType numpy_loop;
 };
 // NumPy's rules: dtype= is the loop's dtype; else out= with the input decides the loop (result
 // cast into out= unsafely); else add and multiply widen, else the input's dtype resolves.

@@ -170,6 +170,64 @@ const Loop& pick_reduce_loop(const OpDesc& op, Family family, DType x, std::opti
   return l;
 }
 
+// NumPy's reduce accumulates in out=: the start value goes into out= first (initial= or the
+// identity, cast to out='s dtype; or, for an op without an identity or with initial=None, the
+// first element, cast from the input's dtype), then into the loop's dtype with the rest, and
+// past its buffer of 8192 elements the partial results pass through out= at each flush. loom
+// folds in the loop's dtype and casts once. The two agree where nothing is lost on the way
+// through out=: the start value is exact in out='s dtype (the input's dtype casts to it safely,
+// for a first element), the loop's dtype does for an input past the buffer, or both are
+// integers under + - * & | ^ (which wrap alike). Elsewhere a reduce is refused:
+// np.minimum.reduce(int16 [-3, 5], out=<uint8>) is 5 in NumPy (-3 started in out= as 253),
+// np.add.reduce(np.full(20000, 0.3), out=<int64>) is 5998. accumulate and reduceat cast each result
+// once in NumPy too, so they are not checked.
+enum class Start { identity, initial, first_element };
+static void require_out_holds_loop(const OpDesc& op, const Array& out, DType loop, DType input,
+                                   Start start, const Initial& initial, std::int64_t count,
+                                   const std::string& who) {
+  static const char* const wrapping[] = {"add",        "subtract",    "multiply", "bitwise_and",
+                                         "bitwise_or", "bitwise_xor", "sum",      "prod"};
+  const bool wraps =
+      std::find(std::begin(wrapping), std::end(wrapping), op.name) != std::end(wrapping);
+  auto integer = [](DType t) {
+    return kind(t) == Kind::signed_int || kind(t) == Kind::unsigned_int;
+  };
+  auto holds = [&](DType t) {
+    return t == out.dtype() || can_cast(t, out.dtype(), Casting::safe) ||
+           (wraps && integer(t) && integer(out.dtype()));
+  };
+  std::string why;
+  const std::string o = std::string(name(out.dtype()));
+  constexpr std::int64_t kNumPyBuffer = 8192;  // np.getbufsize()
+  if (!holds(loop) && count > kNumPyBuffer) {
+    why = std::to_string(count) + " elements exceed NumPy's buffer of " +
+          std::to_string(kNumPyBuffer) + ", whose partial results would pass through out=";
+  } else if (start == Start::first_element) {
+    if (!holds(input)) {
+      why = "the first element would start in out= from the input's dtype " +
+            std::string(name(input));
+    }
+  } else {
+    // initial= or the identity starts in out=: it must come through unchanged (bitwise_and's -1
+    // becomes True in a bool out=, and True & -8 is 0), integers under the wrapping ops into an
+    // integer out= aside.
+    const Array v = start == Start::initial ? initial.value() : Array(*op.identity);
+    const double want = v.astype(DType::float64).item<double>();
+    const bool wraps_alike =
+        wraps && integer(loop) && integer(out.dtype()) && std::trunc(want) == want;
+    if (!wraps_alike && v.astype(out.dtype()).astype(DType::float64).item<double>() != want) {
+      why = std::string(start == Start::initial ? "initial=" : "the identity") +
+            " would start in out=, and is not exact in " + o;
+    }
+  }
+  if (why.empty()) return;
+  const std::string l = std::string(name(loop));
+  throw TypeError(who + ": out= of dtype " + o + " cannot hold every value of the loop's dtype " +
+                  l + " or of what starts the fold, and NumPy's result would depend on it (" + why +
+                  "); give out= of " + l + " or a dtype " + l + " casts to safely, or dtype=" + o +
+                  " to compute in " + o + ", or cast the result");
+}
+
 ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
                               std::optional<DType> dtype, const std::optional<Array>& out,
                               const std::string& who) {
@@ -188,14 +246,14 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
           " (the first loop it casts to is " + l.sig.str() +
           ", which computes in floating point); its signatures are: " + op.signatures());
     }
-    return {&l, dt, *dtype, dt != *dtype};
+    return {&l, dt, *dtype, dt != *dtype, *dtype};
   }
   if (out) {
     // NumPy resolves the loop from (out.dtype, x.dtype) and casts the result into out= unsafely.
     const DType od = out->dtype();
     if (logical_reduction(op)) {  // the bool loop, its result cast into out=
       const Loop& r = pick_reduce_loop(op, family, x.dtype(), DType::bool_, who);
-      return {&r, DType::bool_, od, false};
+      return {&r, DType::bool_, od, false, DType::bool_};
     }
     const Array probes[2] = {empty({}, op.kind == OpKind::reduce ? promote(od, x.dtype()) : od),
                              empty({}, x.dtype())};
@@ -203,12 +261,15 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
         pick_loop(op, family, std::span<const Array>(probes, op.kind == OpKind::reduce ? 1 : 2),
                   std::nullopt, "", Casting::same_kind);
     const Loop& r = pick_reduce_loop(op, family, x.dtype(), l.sig.outputs[0], who);
-    return {&r, r.sig.outputs[0], od, false};
+    // NumPy's own loop: for sum, prod, max and min (whose loops here may be wider than
+    // NumPy's add, multiply, maximum and minimum loops) the promoted dtype itself.
+    const DType numpy_loop = op.kind == OpKind::reduce ? probes[0].dtype() : l.sig.outputs[0];
+    return {&r, r.sig.outputs[0], od, false, numpy_loop};
   }
   const std::optional<DType> widened = reduction_dtype(op, x.dtype(), std::nullopt);
   const Loop& l = pick_reduce_loop(op, family, x.dtype(), widened, who);
   const DType dt = l.sig.outputs[0];
-  return {&l, dt, widened ? *widened : dt, false};
+  return {&l, dt, widened ? *widened : dt, false, widened ? *widened : dt};
 }
 
 Array cast_for_loop(const Target& t, const Array& x, const ReduceTypes& rt) {
@@ -310,6 +371,12 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
     throw ValueError(who +
                      ": zero-size array to a reduction which has no identity; pass "
                      "initial= to give the result for empty input");
+  }
+  if (o.out) {
+    const Start from = o.initial.given() && !o.initial.is_none() ? Start::initial
+                       : (o.initial.given() || !op.identity)     ? Start::first_element
+                                                                 : Start::identity;
+    require_out_holds_loop(op, *o.out, types.numpy_loop, x.dtype(), from, o.initial, x.size(), who);
   }
   // The input in the loop's dtype (NumPy casts it unsafely), on the call's device; masked-out
   // elements replaced by the identity, which changes nothing.

@@ -10,6 +10,25 @@
 
 namespace loom {
 
+namespace {
+
+// Whether every value of `from` survives a trip through `to` and back: then a whole array can go
+// through `to` and back unchanged (not uint8 through bool, nor int64 above 2^53 through float64).
+bool round_trip_exact(DType from, DType to) {
+  if (from == to || kind(from) == Kind::boolean) return true;
+  if (!can_cast(from, to, Casting::safe)) return false;
+  const Kind f = kind(from), t = kind(to);
+  if ((f == Kind::signed_int || f == Kind::unsigned_int) &&
+      (t == Kind::floating || t == Kind::complex)) {
+    const std::size_t part = t == Kind::complex ? itemsize(to) / 2 : itemsize(to);
+    const std::size_t digits = part == 2 ? 11 : part == 4 ? 24 : 53;  // significand bits
+    return itemsize(from) * 8 <= digits;
+  }
+  return true;
+}
+
+}  // namespace
+
 void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOptions& o) const {
   const OpDesc& op = *desc_;
   detail::require_binary(op, "at");
@@ -94,8 +113,11 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
     }
   };
   // NumPy resolves the loop from a's and b's dtypes and casts each update's result back into a.
+  // Its at takes b through np.asarray, so a Python scalar is a strong int64 or float64 there, not
+  // a weak one: np.add.at(uint64 [2^63 + 3], [0], 4) runs the float64 loop and stores 2^63.
   auto resolve = [&]() -> const Loop& {
-    const Array probes[2] = {empty({}, a.dtype()), b.weak() ? b : empty({}, b.dtype())};
+    const DType bt = b.weak() && kind(b.dtype()) != Kind::floating ? DType::int64 : b.dtype();
+    const Array probes[2] = {empty({}, a.dtype()), empty({}, bt)};
     const DType resolved =
         detail::pick_loop(op, t.family, probes, std::nullopt, "", Casting::same_kind)
             .sig.outputs[0];
@@ -209,6 +231,10 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
       std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
       for (std::int64_t j = 0; j < m; ++j) order[fill[round[j]]++] = j;
     }
+    // Only the updated rows go back through a's dtype: a row the updates never reach keeps its
+    // value, also where a's dtype does not survive the trip through the loop's (logical_or.at of
+    // a uint8 a runs the bool loop). Whole arrays where the trip is exact (the fast way).
+    const bool whole = round_trip_exact(a.dtype(), dt);
     for (std::int64_t r = 0; r < rounds; ++r) {
       const std::vector<std::int64_t> js(order.begin() + start[r], order.begin() + start[r + 1]);
       const auto k = static_cast<std::int64_t>(js.size());
@@ -221,8 +247,17 @@ void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOpt
         std::memcpy(br.data() + q * row, bh.data() + (one ? 0 : js[q]) * row, row);
       }
       run(idx, br, k, false);
-      t.copy(w, a);  // through a's dtype
-      if (r + 1 < rounds) t.copy(a, w);
+      if (whole) {
+        t.copy(w, a);  // through a's dtype
+        if (r + 1 < rounds) t.copy(a, w);
+        continue;
+      }
+      for (std::int64_t q = 0; q < k; ++q) {
+        const std::int64_t row = ip[js[q]];
+        const Array wr = w.slice(0, row, row + 1), ar = a.slice(0, row, row + 1);
+        t.copy(wr, ar);  // through a's dtype
+        if (r + 1 < rounds) t.copy(ar, wr);
+      }
     }
     if (t.on_device() && !t.device_mode) t.rt->synchronize(t.device_name());
     return;
