@@ -4,6 +4,7 @@
 // cas); the integer ones for and/or/xor; uint32 and uint64 for inc/dec (Numba's sets). Another
 // type is a compile error naming the operation.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -63,12 +64,28 @@ extern HostSharedRegion host_shared_region;
 inline bool block_shared(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) - host_shared_region.lo < host_shared_region.size;
 }
+// A checked launch's block shared memory comes from a range of its own, so that its atomics can
+// be told to the race checker (they are no races) while the unchecked shared path above stays as
+// it was; it is tested only where an atomic would otherwise take the locked instruction.
+extern HostSharedRegion host_checked_region;
+inline bool checked_shared(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) - host_checked_region.lo < host_checked_region.size;
+}
+// The race checker's note of an atomic on p (`old`: the value before it; core/src/kernels/
+// shared_check.cpp).
+void shared_check_atomic(const void* p, const void* old, std::size_t size);
 
 template <class T, class F>
 T cas_loop(T* p, F f) {
   if (block_shared(p)) {
     const T old = *p;
     *p = f(old);
+    return old;
+  }
+  if (checked_shared(p)) [[unlikely]] {
+    const T old = *p;
+    *p = f(old);
+    shared_check_atomic(p, &old, sizeof(T));
     return old;
   }
   std::atomic_ref<T> a(*p);
@@ -93,7 +110,8 @@ LOOM_HD T atomic_add(T* p, T v) {
     return atomicAdd(p, v);
   }
 #else
-  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old + v; });
+  if (detail::block_shared(p) || detail::checked_shared(p))
+    return detail::cas_loop(p, [v](T old) { return old + v; });
   return std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_relaxed);
 #endif
 }
@@ -111,7 +129,8 @@ LOOM_HD T atomic_sub(T* p, T v) {
                                     0ull - static_cast<unsigned long long>(v)));
   }
 #else
-  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old - v; });
+  if (detail::block_shared(p) || detail::checked_shared(p))
+    return detail::cas_loop(p, [v](T old) { return old - v; });
   return std::atomic_ref<T>(*p).fetch_sub(v, std::memory_order_relaxed);
 #endif
 }
@@ -160,7 +179,8 @@ LOOM_HD T atomic_exch(T* p, T v) {
   auto* q = reinterpret_cast<detail::cuda_bits<T>*>(p);
   return detail::bits_to<T>(atomicExch(q, detail::to_bits(v)));
 #else
-  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T) { return v; });
+  if (detail::block_shared(p) || detail::checked_shared(p))
+    return detail::cas_loop(p, [v](T) { return v; });
   return std::atomic_ref<T>(*p).exchange(v, std::memory_order_relaxed);
 #endif
 }
@@ -177,6 +197,10 @@ LOOM_HD T atomic_cas(T* p, T expected, T desired) {
     const T old = *p;
     if (std::memcmp(&old, &expected, sizeof(T)) == 0) *p = desired;
     return old;
+  }
+  if (detail::checked_shared(p)) [[unlikely]] {
+    return detail::cas_loop(
+        p, [&](T old) { return std::memcmp(&old, &expected, sizeof(T)) == 0 ? desired : old; });
   }
   // On failure compare_exchange stores the value it saw in `expected`: the old value either way.
   std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
@@ -243,7 +267,8 @@ LOOM_HD T atomic_and(T* p, T v) {
       return atomicAnd(p, v);
     }
 #else
-    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old & v; });
+    if (detail::block_shared(p) || detail::checked_shared(p))
+      return detail::cas_loop(p, [v](T old) { return old & v; });
     return std::atomic_ref<T>(*p).fetch_and(v, std::memory_order_relaxed);
 #endif
   }
@@ -265,7 +290,8 @@ LOOM_HD T atomic_or(T* p, T v) {
       return atomicOr(p, v);
     }
 #else
-    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old | v; });
+    if (detail::block_shared(p) || detail::checked_shared(p))
+      return detail::cas_loop(p, [v](T old) { return old | v; });
     return std::atomic_ref<T>(*p).fetch_or(v, std::memory_order_relaxed);
 #endif
   }
@@ -287,7 +313,8 @@ LOOM_HD T atomic_xor(T* p, T v) {
       return atomicXor(p, v);
     }
 #else
-    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old ^ v; });
+    if (detail::block_shared(p) || detail::checked_shared(p))
+      return detail::cas_loop(p, [v](T old) { return old ^ v; });
     return std::atomic_ref<T>(*p).fetch_xor(v, std::memory_order_relaxed);
 #endif
   }

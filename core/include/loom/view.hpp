@@ -29,6 +29,9 @@
 
 namespace loom {
 
+template <class T, int N = 1>
+struct View;
+
 namespace detail {
 // `base` is the View's data pointer: a kernel's host loop names the argument it belongs to.
 [[noreturn]] void view_index_error(const void* base, int axis, std::int64_t index,
@@ -46,15 +49,48 @@ struct CheckRecord {
   unsigned block[3] = {}, thread[3] = {};
 };
 
+struct SharedShadow;  // core/src/kernels/shared_check.cpp
+struct BlockSync;     // core/src/kernels/block_fibers.cpp
+
 // What a checked View points at: the launch's record, the thread that accesses (kept current by
 // the checked loops), its block's shared memory, and the slot a bad access gets instead of memory.
+// On host targets also the race checker's shadow of the shared memory (null without shared
+// memory, and on cuda) and, on the fibers path, the block's barrier, whose count it reads.
 struct ViewCheck {
   CheckRecord* record = nullptr;
   unsigned block[3] = {}, thread[3] = {};
   const void* shared_mem = nullptr;
   std::size_t shared_bytes = 0;
+  SharedShadow* shadow = nullptr;
+  BlockSync* sync = nullptr;
   alignas(16) unsigned char scratch[32] = {};
 };
+
+// The kind of a View's element, for the race checker's messages: 'f' float, 'i' signed, 'u'
+// unsigned, 'b' bool, 'v' anything else (named by its size).
+template <class T>
+constexpr char elem_kind() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, bool>) {
+    return 'b';
+  } else if constexpr (std::is_floating_point_v<U>) {
+    return 'f';
+  } else if constexpr (std::is_integral_v<U>) {
+    return std::is_signed_v<U> ? 'i' : 'u';
+  } else {
+    return 'v';
+  }
+}
+
+#if !defined(__CUDA_ARCH__)
+template <class T, int N>
+T& shadowed(const View<T, N>& v, const std::int64_t* ix);
+// A checked host launch's access of the block's shared memory through a View (element at p of
+// `size` bytes, index ix of the View whose data pointer is `view`): noted in the shadow, which
+// finds races and reads of memory nothing wrote (core/src/kernels/shared_check.cpp).
+void shared_check_touch(ViewCheck* c, const void* p, std::size_t size, char kind,
+                        const std::int64_t* ix, int ndim);
+#endif
 
 // Host side of a checked View's bad access (core/src/ops/kernel.cpp, out of line and cold, so that
 // View::operator() stays small enough to inline into the fast loops): claims the record if this is
@@ -90,7 +126,7 @@ LOOM_HD inline void* view_check_failed(ViewCheck* c, const void* view, int axis,
 }
 }  // namespace detail
 
-template <class T, int N = 1>
+template <class T, int N>
 struct View {
   T* data = nullptr;
   std::int64_t shape[N > 0 ? N : 1] = {};
@@ -112,6 +148,9 @@ struct View {
           return *static_cast<T*>(detail::view_check_failed(check, data, k, ix[k], shape[k], N));
         }
       }
+#if !defined(__CUDA_ARCH__)
+      if (check->shadow) return detail::shadowed(*this, ix);
+#endif
     }
 #if LOOM_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
     for (int k = 0; k < N; ++k)
@@ -145,5 +184,25 @@ struct View {
   }
   LOOM_HD bool contiguous_last() const { return N == 0 || strides[N - 1] == sizeof(T); }
 };
+
+#if !defined(__CUDA_ARCH__)
+namespace detail {
+// A checked host launch with shared memory: v's element at ix, its access noted in the shadow
+// when it lies in the block's shared memory. Out of the inlined operator()'s way.
+template <class T, int N>
+[[gnu::noinline]] T& shadowed(const View<T, N>& v, const std::int64_t* ix) {
+  std::int64_t off = 0;
+  for (int k = 0; k < N; ++k) off += ix[k] * v.strides[k];
+  using B = std::conditional_t<std::is_const_v<T>, const char, char>;
+  T* p = reinterpret_cast<T*>(reinterpret_cast<B*>(v.data) + off);
+  const auto a = reinterpret_cast<std::uintptr_t>(p),
+             s = reinterpret_cast<std::uintptr_t>(v.check->shared_mem);
+  if (a - s < v.check->shared_bytes) {
+    shared_check_touch(v.check, p, sizeof(T), elem_kind<T>(), ix, N);
+  }
+  return *p;
+}
+}  // namespace detail
+#endif
 
 }  // namespace loom
