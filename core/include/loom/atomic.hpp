@@ -64,16 +64,22 @@ extern HostSharedRegion host_shared_region;
 inline bool block_shared(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) - host_shared_region.lo < host_shared_region.size;
 }
-// A checked launch's block shared memory comes from a range of its own, so that its atomics can
-// be told to the race checker (they are no races) while the unchecked shared path above stays as
-// it was; it is tested only where an atomic would otherwise take the locked instruction.
+
+// A checked launch's block shared memory comes from a range of its own, outside the one above:
+// its atomics take the locked path (the same results), after which they tell the race checker
+// (they are no races; core/src/kernels/shared_check.cpp), `old` being the value they replaced.
+// Tested only after a locked instruction, which costs far more; the shared path is untouched.
 extern HostSharedRegion host_checked_region;
-inline bool checked_shared(const void* p) {
-  return reinterpret_cast<std::uintptr_t>(p) - host_checked_region.lo < host_checked_region.size;
+void shared_check_atomic(const void* p, std::uint64_t old_bits, std::size_t size);
+template <class T>
+inline void note_atomic(const T* p, T old) {
+  if (reinterpret_cast<std::uintptr_t>(p) - host_checked_region.lo < host_checked_region.size)
+      [[unlikely]] {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &old, sizeof(T));
+    shared_check_atomic(p, bits, sizeof(T));
+  }
 }
-// The race checker's note of an atomic on p (`old`: the value before it; core/src/kernels/
-// shared_check.cpp).
-void shared_check_atomic(const void* p, const void* old, std::size_t size);
 
 template <class T, class F>
 T cas_loop(T* p, F f) {
@@ -82,16 +88,11 @@ T cas_loop(T* p, F f) {
     *p = f(old);
     return old;
   }
-  if (checked_shared(p)) [[unlikely]] {
-    const T old = *p;
-    *p = f(old);
-    shared_check_atomic(p, &old, sizeof(T));
-    return old;
-  }
   std::atomic_ref<T> a(*p);
   T old = a.load(std::memory_order_relaxed);
   while (!a.compare_exchange_weak(old, f(old), std::memory_order_relaxed)) {
   }
+  note_atomic(p, old);
   return old;
 }
 #endif
@@ -110,9 +111,10 @@ LOOM_HD T atomic_add(T* p, T v) {
     return atomicAdd(p, v);
   }
 #else
-  if (detail::block_shared(p) || detail::checked_shared(p))
-    return detail::cas_loop(p, [v](T old) { return old + v; });
-  return std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_relaxed);
+  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old + v; });
+  const T old = std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_relaxed);
+  detail::note_atomic(p, old);
+  return old;
 #endif
 }
 
@@ -129,9 +131,10 @@ LOOM_HD T atomic_sub(T* p, T v) {
                                     0ull - static_cast<unsigned long long>(v)));
   }
 #else
-  if (detail::block_shared(p) || detail::checked_shared(p))
-    return detail::cas_loop(p, [v](T old) { return old - v; });
-  return std::atomic_ref<T>(*p).fetch_sub(v, std::memory_order_relaxed);
+  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old - v; });
+  const T old = std::atomic_ref<T>(*p).fetch_sub(v, std::memory_order_relaxed);
+  detail::note_atomic(p, old);
+  return old;
 #endif
 }
 
@@ -179,9 +182,10 @@ LOOM_HD T atomic_exch(T* p, T v) {
   auto* q = reinterpret_cast<detail::cuda_bits<T>*>(p);
   return detail::bits_to<T>(atomicExch(q, detail::to_bits(v)));
 #else
-  if (detail::block_shared(p) || detail::checked_shared(p))
-    return detail::cas_loop(p, [v](T) { return v; });
-  return std::atomic_ref<T>(*p).exchange(v, std::memory_order_relaxed);
+  if (detail::block_shared(p)) return detail::cas_loop(p, [v](T) { return v; });
+  const T old = std::atomic_ref<T>(*p).exchange(v, std::memory_order_relaxed);
+  detail::note_atomic(p, old);
+  return old;
 #endif
 }
 
@@ -198,12 +202,9 @@ LOOM_HD T atomic_cas(T* p, T expected, T desired) {
     if (std::memcmp(&old, &expected, sizeof(T)) == 0) *p = desired;
     return old;
   }
-  if (detail::checked_shared(p)) [[unlikely]] {
-    return detail::cas_loop(
-        p, [&](T old) { return std::memcmp(&old, &expected, sizeof(T)) == 0 ? desired : old; });
-  }
   // On failure compare_exchange stores the value it saw in `expected`: the old value either way.
   std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+  detail::note_atomic(p, expected);
   return expected;
 #endif
 }
@@ -267,9 +268,10 @@ LOOM_HD T atomic_and(T* p, T v) {
       return atomicAnd(p, v);
     }
 #else
-    if (detail::block_shared(p) || detail::checked_shared(p))
-      return detail::cas_loop(p, [v](T old) { return old & v; });
-    return std::atomic_ref<T>(*p).fetch_and(v, std::memory_order_relaxed);
+    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old & v; });
+    const T old = std::atomic_ref<T>(*p).fetch_and(v, std::memory_order_relaxed);
+    detail::note_atomic(p, old);
+    return old;
 #endif
   }
 }
@@ -290,9 +292,10 @@ LOOM_HD T atomic_or(T* p, T v) {
       return atomicOr(p, v);
     }
 #else
-    if (detail::block_shared(p) || detail::checked_shared(p))
-      return detail::cas_loop(p, [v](T old) { return old | v; });
-    return std::atomic_ref<T>(*p).fetch_or(v, std::memory_order_relaxed);
+    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old | v; });
+    const T old = std::atomic_ref<T>(*p).fetch_or(v, std::memory_order_relaxed);
+    detail::note_atomic(p, old);
+    return old;
 #endif
   }
 }
@@ -313,9 +316,10 @@ LOOM_HD T atomic_xor(T* p, T v) {
       return atomicXor(p, v);
     }
 #else
-    if (detail::block_shared(p) || detail::checked_shared(p))
-      return detail::cas_loop(p, [v](T old) { return old ^ v; });
-    return std::atomic_ref<T>(*p).fetch_xor(v, std::memory_order_relaxed);
+    if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old ^ v; });
+    const T old = std::atomic_ref<T>(*p).fetch_xor(v, std::memory_order_relaxed);
+    detail::note_atomic(p, old);
+    return old;
 #endif
   }
 }

@@ -29,9 +29,6 @@
 
 namespace loom {
 
-template <class T, int N = 1>
-struct View;
-
 namespace detail {
 // `base` is the View's data pointer: a kernel's host loop names the argument it belongs to.
 [[noreturn]] void view_index_error(const void* base, int axis, std::int64_t index,
@@ -83,13 +80,14 @@ constexpr char elem_kind() {
 }
 
 #if !defined(__CUDA_ARCH__)
-template <class T, int N>
-T& shadowed(const View<T, N>& v, const std::int64_t* ix);
-// A checked host launch's access of the block's shared memory through a View (element at p of
-// `size` bytes, index ix of the View whose data pointer is `view`): noted in the shadow, which
-// finds races and reads of memory nothing wrote (core/src/kernels/shared_check.cpp).
-void shared_check_touch(ViewCheck* c, const void* p, std::size_t size, char kind,
-                        const std::int64_t* ix, int ndim);
+// A checked host View's access in bounds, out of line and called after the fast path's own code,
+// so that View::operator() stays as small as the fast loops need (the inliner weighs it even where
+// the check is a null it folds later): the element at p, index (i0, i1, i2) of its View; `code`
+// packs the View's ndim, the element's size << 8 and its elem_kind << 16. An element of the
+// block's shared memory is noted by the race checker when the launch has one (ViewCheck::shadow;
+// core/src/kernels/shared_check.cpp); any other access returns at once.
+void view_check_touch(ViewCheck* c, const void* p, std::int64_t i0, std::int64_t i1,
+                      std::int64_t i2, unsigned code);
 #endif
 
 // Host side of a checked View's bad access (core/src/ops/kernel.cpp, out of line and cold, so that
@@ -126,7 +124,7 @@ LOOM_HD inline void* view_check_failed(ViewCheck* c, const void* view, int axis,
 }
 }  // namespace detail
 
-template <class T, int N>
+template <class T, int N = 1>
 struct View {
   T* data = nullptr;
   std::int64_t shape[N > 0 ? N : 1] = {};
@@ -148,9 +146,6 @@ struct View {
           return *static_cast<T*>(detail::view_check_failed(check, data, k, ix[k], shape[k], N));
         }
       }
-#if !defined(__CUDA_ARCH__)
-      if (check->shadow) return detail::shadowed(*this, ix);
-#endif
     }
 #if LOOM_BOUNDS_CHECK && !defined(__CUDA_ARCH__)
     for (int k = 0; k < N; ++k)
@@ -158,7 +153,15 @@ struct View {
 #endif
     for (int k = 0; k < N; ++k) off += ix[k] * strides[k];
     using B = std::conditional_t<std::is_const_v<T>, const char, char>;
-    return *reinterpret_cast<T*>(reinterpret_cast<B*>(data) + off);
+    T* const p = reinterpret_cast<T*>(reinterpret_cast<B*>(data) + off);
+#if !defined(__CUDA_ARCH__)
+    if (check) [[unlikely]] {
+      detail::view_check_touch(
+          check, p, ix[0], N > 1 ? ix[1] : 0, N > 2 ? ix[2] : 0,
+          static_cast<unsigned>(N | sizeof(T) << 8 | unsigned{detail::elem_kind<T>()} << 16));
+    }
+#endif
+    return *p;
   }
   // The view of row i (drops the first axis).
   LOOM_VIEW_INLINE LOOM_HD View<T, N - 1> operator[](std::int64_t i) const {
@@ -184,25 +187,5 @@ struct View {
   }
   LOOM_HD bool contiguous_last() const { return N == 0 || strides[N - 1] == sizeof(T); }
 };
-
-#if !defined(__CUDA_ARCH__)
-namespace detail {
-// A checked host launch with shared memory: v's element at ix, its access noted in the shadow
-// when it lies in the block's shared memory. Out of the inlined operator()'s way.
-template <class T, int N>
-[[gnu::noinline]] T& shadowed(const View<T, N>& v, const std::int64_t* ix) {
-  std::int64_t off = 0;
-  for (int k = 0; k < N; ++k) off += ix[k] * v.strides[k];
-  using B = std::conditional_t<std::is_const_v<T>, const char, char>;
-  T* p = reinterpret_cast<T*>(reinterpret_cast<B*>(v.data) + off);
-  const auto a = reinterpret_cast<std::uintptr_t>(p),
-             s = reinterpret_cast<std::uintptr_t>(v.check->shared_mem);
-  if (a - s < v.check->shared_bytes) {
-    shared_check_touch(v.check, p, sizeof(T), elem_kind<T>(), ix, N);
-  }
-  return *p;
-}
-}  // namespace detail
-#endif
 
 }  // namespace loom

@@ -233,8 +233,12 @@ void shared_check_block_end(SharedShadow* s) { end_interval(s); }
 
 void shared_check_barrier(SharedShadow* s) { end_interval(s); }
 
-void shared_check_touch(ViewCheck* c, const void* p, std::size_t size, char kind,
-                        const std::int64_t* ix, int ndim) {
+namespace {
+
+// A View's access of the block's shared memory at p (size bytes, kind elem_kind, index ix of an
+// ndim-d View), in the current run of the accessing thread.
+void touch(ViewCheck* c, const void* p, std::size_t size, char kind, const std::int64_t* ix,
+           int ndim) {
   SharedShadow* s = c->shadow;
   if (found(s)) return;
   // Fibers: a barrier passed since the last access ends the interval.
@@ -265,7 +269,21 @@ void shared_check_touch(ViewCheck* c, const void* p, std::size_t size, char kind
   }
 }
 
-void shared_check_atomic(const void* p, const void* old, std::size_t size) {
+}  // namespace
+
+void view_check_touch(ViewCheck* c, const void* p, std::int64_t i0, std::int64_t i1,
+                      std::int64_t i2, unsigned code) {
+  if (!c->shadow) return;
+  const auto a = reinterpret_cast<std::uintptr_t>(p),
+             sh = reinterpret_cast<std::uintptr_t>(c->shared_mem);
+  if (a - sh >= c->shared_bytes) return;
+  const std::int64_t ix[] = {i0, i1, i2};
+  touch(c, p, code >> 8 & 0xff, static_cast<char>(code >> 16 & 0xff), ix,
+        static_cast<int>(code & 0xff));
+}
+
+void shared_check_atomic(const void* p, std::uint64_t old_bits, std::size_t size) {
+  const void* old = &old_bits;  // little-endian: the replaced value's bytes come first
   SharedShadow* s = current;
   if (!s || found(s)) return;
   const auto off = static_cast<std::size_t>(static_cast<const unsigned char*>(p) - s->mem);
