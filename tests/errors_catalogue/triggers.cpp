@@ -140,7 +140,9 @@ const TriggerSet general = {
     {"E-SHAPE-GUFUNC-NDIM", [] { rt().gufunc("sum_row")(zeros({3})); }},
     {"E-SHAPE-GUFUNC-CORE-DIM", [] { rt().gufunc("dot")(zeros({3}), zeros({4})); }},
     {"E-SHAPE-GUFUNC-MIN-DIM",
-     [] { rt().gufunc("svdvals")(zeros({3, 2}), {.out = {zeros({3})}}); }},
+     [] {
+       rt().gufunc("svdvals")(zeros({3, 2}), {.out = {zeros({3})}});
+     }},
     {"E-SHAPE-OUT", [] { rt().ufunc("add")(zeros({3}), zeros({3}), {.out = {zeros({1})}}); }},
     {"E-SHAPE-REDUCE-OUT",
      [] {
@@ -483,6 +485,24 @@ const TriggerSet general = {
      }},
     {"E-KERNEL-STACK",
      [] { internal("mapping a 64 KiB fiber stack fails only when address space runs out"); }},
+    {"E-KERNEL-SHARED-RACE-CHECKED",
+     [] {
+       Array out = zeros({1}, DType::float32);
+       kernel_rt()
+           .kernel("cat_tree_sum_racy")
+           .launch(
+               {.blocks = 1, .threads = 8, .shared_bytes = 32, .checked = true, .target = "cpu"},
+               arange(0.0, 8.0).astype(DType::float32), out);
+     }},
+    {"E-KERNEL-SHARED-UNINIT-CHECKED",
+     [] {
+       Array out = zeros({4}, DType::float32);
+       kernel_rt()
+           .kernel("cat_shared_uninit")
+           .launch(
+               {.blocks = 1, .threads = 4, .shared_bytes = 16, .checked = true, .target = "cpu"},
+               out);
+     }},
     // IndexError
     {"E-INDEX-REDUCEAT",
      [] {

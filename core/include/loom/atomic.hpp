@@ -4,6 +4,7 @@
 // cas); the integer ones for and/or/xor; uint32 and uint64 for inc/dec (Numba's sets). Another
 // type is a compile error naming the operation.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -64,6 +65,22 @@ inline bool block_shared(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p) - host_shared_region.lo < host_shared_region.size;
 }
 
+// A checked launch's block shared memory comes from a range of its own, outside the one above:
+// its atomics take the locked path (the same results), after which they tell the race checker
+// (they are no races; core/src/kernels/shared_check.cpp), `old` being the value they replaced.
+// Tested only after a locked instruction, which costs far more; the shared path is untouched.
+extern HostSharedRegion host_checked_region;
+void shared_check_atomic(const void* p, std::uint64_t old_bits, std::size_t size);
+template <class T>
+inline void note_atomic(const T* p, T old) {
+  if (reinterpret_cast<std::uintptr_t>(p) - host_checked_region.lo < host_checked_region.size)
+      [[unlikely]] {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &old, sizeof(T));
+    shared_check_atomic(p, bits, sizeof(T));
+  }
+}
+
 template <class T, class F>
 T cas_loop(T* p, F f) {
   if (block_shared(p)) {
@@ -75,6 +92,7 @@ T cas_loop(T* p, F f) {
   T old = a.load(std::memory_order_relaxed);
   while (!a.compare_exchange_weak(old, f(old), std::memory_order_relaxed)) {
   }
+  note_atomic(p, old);
   return old;
 }
 #endif
@@ -94,7 +112,9 @@ LOOM_HD T atomic_add(T* p, T v) {
   }
 #else
   if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old + v; });
-  return std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_relaxed);
+  const T old = std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_relaxed);
+  detail::note_atomic(p, old);
+  return old;
 #endif
 }
 
@@ -112,7 +132,9 @@ LOOM_HD T atomic_sub(T* p, T v) {
   }
 #else
   if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old - v; });
-  return std::atomic_ref<T>(*p).fetch_sub(v, std::memory_order_relaxed);
+  const T old = std::atomic_ref<T>(*p).fetch_sub(v, std::memory_order_relaxed);
+  detail::note_atomic(p, old);
+  return old;
 #endif
 }
 
@@ -161,7 +183,9 @@ LOOM_HD T atomic_exch(T* p, T v) {
   return detail::bits_to<T>(atomicExch(q, detail::to_bits(v)));
 #else
   if (detail::block_shared(p)) return detail::cas_loop(p, [v](T) { return v; });
-  return std::atomic_ref<T>(*p).exchange(v, std::memory_order_relaxed);
+  const T old = std::atomic_ref<T>(*p).exchange(v, std::memory_order_relaxed);
+  detail::note_atomic(p, old);
+  return old;
 #endif
 }
 
@@ -180,6 +204,7 @@ LOOM_HD T atomic_cas(T* p, T expected, T desired) {
   }
   // On failure compare_exchange stores the value it saw in `expected`: the old value either way.
   std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+  detail::note_atomic(p, expected);
   return expected;
 #endif
 }
@@ -244,7 +269,9 @@ LOOM_HD T atomic_and(T* p, T v) {
     }
 #else
     if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old & v; });
-    return std::atomic_ref<T>(*p).fetch_and(v, std::memory_order_relaxed);
+    const T old = std::atomic_ref<T>(*p).fetch_and(v, std::memory_order_relaxed);
+    detail::note_atomic(p, old);
+    return old;
 #endif
   }
 }
@@ -266,7 +293,9 @@ LOOM_HD T atomic_or(T* p, T v) {
     }
 #else
     if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old | v; });
-    return std::atomic_ref<T>(*p).fetch_or(v, std::memory_order_relaxed);
+    const T old = std::atomic_ref<T>(*p).fetch_or(v, std::memory_order_relaxed);
+    detail::note_atomic(p, old);
+    return old;
 #endif
   }
 }
@@ -288,7 +317,9 @@ LOOM_HD T atomic_xor(T* p, T v) {
     }
 #else
     if (detail::block_shared(p)) return detail::cas_loop(p, [v](T old) { return old ^ v; });
-    return std::atomic_ref<T>(*p).fetch_xor(v, std::memory_order_relaxed);
+    const T old = std::atomic_ref<T>(*p).fetch_xor(v, std::memory_order_relaxed);
+    detail::note_atomic(p, old);
+    return old;
 #endif
   }
 }

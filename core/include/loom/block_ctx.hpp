@@ -89,6 +89,7 @@ struct BlockCtx {
     } catch (const IndexError&) {
       detail::kernel_thread_failed(call_, t);
     }
+    barrier_passed();
 #endif
   }
 
@@ -128,6 +129,7 @@ struct BlockCtx {
     } catch (const IndexError&) {
       detail::kernel_thread_failed(call_, t);
     }
+    barrier_passed();
 #endif
   }
 
@@ -176,6 +178,14 @@ struct BlockCtx {
       t.check->thread[0] = t.threadIdx.x;
       t.check->thread[1] = t.threadIdx.y;
       t.check->thread[2] = t.threadIdx.z;
+    }
+  }
+
+  // A checked launch: the loop's barrier, told to the race checker (a thread's accesses before it
+  // and another's after it are no race). Fibers tell it at their barrier instead.
+  void barrier_passed() const {
+    if (t_.check) [[unlikely]] {
+      if (t_.check->shadow) detail::shared_check_barrier(t_.check->shadow);
     }
   }
 

@@ -14,6 +14,10 @@
 
 namespace loom {
 
+namespace detail {
+struct SharedCheckRecord;  // core/src/kernels/shared_check.hpp
+}  // namespace detail
+
 // One parameter after the ThreadCtx: an N-d View of dtype (writable unless View<const T>), or
 // a scalar of dtype.
 struct KernelParam {
@@ -110,6 +114,9 @@ struct KernelCall {
   // instantiation and record the first out-of-bounds View access here (host memory on host
   // targets, device memory on cuda); null for the fast instantiation.
   detail::CheckRecord* check = nullptr;
+  // A checked launch on a host target: the record of the first shared-memory race or read of
+  // shared memory nothing wrote (core/src/kernels/shared_check.hpp); null otherwise.
+  detail::SharedCheckRecord* shared_check = nullptr;
 };
 
 // The blocks a host backend runs for `c`, as linear indices (x fastest): every block, or a

@@ -25,6 +25,20 @@ void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const D
 // the range atomics recognise as block-private (atomic.hpp, detail::block_shared).
 void* host_shared_memory(std::size_t bytes);
 
+// The race checker of a checked host launch (docs/kernels.md, "Checked launches";
+// core/src/kernels/shared_check.cpp): one shadow of the block shared memory per host loop call,
+// opened when the launch gives shared memory (`record`: the launch's, KernelCall::shared_check;
+// `threads`: the block's shape). The checked loop takes the block's shared memory from it, tells
+// it where each block begins and ends, and BlockCtx tells it of the barriers of its loops.
+struct SharedCheckRecord;
+SharedShadow* shared_check_open(SharedCheckRecord* record, std::size_t shared_bytes,
+                                const Dim3& threads);
+void shared_check_close(SharedShadow* s) noexcept;
+void* shared_check_memory(SharedShadow* s);
+void shared_check_block_begin(SharedShadow* s, const unsigned (&block)[3]);
+void shared_check_block_end(SharedShadow* s);
+void shared_check_barrier(SharedShadow* s);
+
 // Fiber stacks (docs/kernels.md, "Fiber stacks"): the default and the most a launch may ask.
 inline constexpr std::size_t kDefaultFiberStack = 256 * 1024;
 inline constexpr std::size_t kMinFiberStack = 16 * 1024;

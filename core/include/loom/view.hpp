@@ -51,8 +51,13 @@ struct CheckRecord {
   std::int64_t instance = 0;
 };
 
+struct SharedShadow;  // core/src/kernels/shared_check.cpp
+struct BlockSync;     // core/src/kernels/block_fibers.cpp
+
 // What a checked View points at: the launch's record, the thread that accesses (kept current by
 // the checked loops), its block's shared memory, and the slot a bad access gets instead of memory.
+// On host targets also the race checker's shadow of the shared memory (null without shared
+// memory, and on cuda) and, on the fibers path, the block's barrier, whose count it reads.
 struct ViewCheck {
   CheckRecord* record = nullptr;
   unsigned block[3] = {}, thread[3] = {};
@@ -60,8 +65,37 @@ struct ViewCheck {
   std::size_t shared_bytes = 0;
   int arg = -1;                // a gufunc's checked loop: the operand this check belongs to
   std::int64_t instance = -1;  // and the instance running now (kept current by the loop)
+  SharedShadow* shadow = nullptr;
+  BlockSync* sync = nullptr;
   alignas(16) unsigned char scratch[32] = {};
 };
+
+// The kind of a View's element, for the race checker's messages: 'f' float, 'i' signed, 'u'
+// unsigned, 'b' bool, 'v' anything else (named by its size).
+template <class T>
+constexpr char elem_kind() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, bool>) {
+    return 'b';
+  } else if constexpr (std::is_floating_point_v<U>) {
+    return 'f';
+  } else if constexpr (std::is_integral_v<U>) {
+    return std::is_signed_v<U> ? 'i' : 'u';
+  } else {
+    return 'v';
+  }
+}
+
+#if !defined(__CUDA_ARCH__)
+// A checked host View's access in bounds, out of line and called after the fast path's own code,
+// so that View::operator() stays as small as the fast loops need (the inliner weighs it even where
+// the check is a null it folds later): the element at p, index (i0, i1, i2) of its View; `code`
+// packs the View's ndim, the element's size << 8 and its elem_kind << 16. An element of the
+// block's shared memory is noted by the race checker when the launch has one (ViewCheck::shadow;
+// core/src/kernels/shared_check.cpp); any other access returns at once.
+void view_check_touch(ViewCheck* c, const void* p, std::int64_t i0, std::int64_t i1,
+                      std::int64_t i2, unsigned code);
+#endif
 
 // Host side of a checked View's bad access (core/src/ops/kernel.cpp, out of line and cold, so that
 // View::operator() stays small enough to inline into the fast loops): claims the record if this is
@@ -128,7 +162,15 @@ struct View {
 #endif
     for (int k = 0; k < N; ++k) off += ix[k] * strides[k];
     using B = std::conditional_t<std::is_const_v<T>, const char, char>;
-    return *reinterpret_cast<T*>(reinterpret_cast<B*>(data) + off);
+    T* const p = reinterpret_cast<T*>(reinterpret_cast<B*>(data) + off);
+#if !defined(__CUDA_ARCH__)
+    if (check) [[unlikely]] {
+      detail::view_check_touch(
+          check, p, ix[0], N > 1 ? ix[1] : 0, N > 2 ? ix[2] : 0,
+          static_cast<unsigned>(N | sizeof(T) << 8 | unsigned{detail::elem_kind<T>()} << 16));
+    }
+#endif
+    return *p;
   }
   // The view of row i (drops the first axis).
   LOOM_VIEW_INLINE LOOM_HD View<T, N - 1> operator[](std::int64_t i) const {

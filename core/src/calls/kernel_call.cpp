@@ -6,6 +6,7 @@
 
 #include "calls/kernel_launch.hpp"
 #include "kernels/kernel_watchdog.hpp"
+#include "kernels/shared_check.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
@@ -275,6 +276,7 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
   // its own, read back after the launch, which makes a checked launch synchronous there.
   const bool checked = cfg.checked || rt_->checked_launches();
   detail::CheckRecord record;
+  detail::SharedCheckRecord shared_record;  // host targets: the race checker's
   Array device_record;
   if (checked && t.on_device()) {
     device_record =
@@ -282,6 +284,7 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
     call.check = reinterpret_cast<detail::CheckRecord*>(device_record.data());
   } else if (checked) {
     call.check = &record;
+    call.shared_check = &shared_record;
   }
   detail::run_kernel_on(t, call);
   for (auto& [d, host] : copy_back) rt_->copy_to(d, *host, cfg.stream);
@@ -295,6 +298,10 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
   }
   if (record.flag != 0) {
     throw IndexError("kernel '" + call.name + "': " + detail::checked_access_error(call, record));
+  }
+  // After an out-of-bounds access, whose IndexError comes first: a race is the rarer finding.
+  if (shared_record.flag.load() != 0) {
+    throw KernelError(detail::shared_check_error(call, shared_record));
   }
 }
 

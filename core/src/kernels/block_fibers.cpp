@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/kernel_watchdog.hpp"
+#include "kernels/shared_check.hpp"
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
 
@@ -52,7 +53,19 @@ struct BlockSync {
   bool warps = false;  // the kernel declared uses_syncthreads: warp functions may wait
   std::int64_t nthreads = 0;
   std::vector<LaneCall> calls;  // one per thread, when warps
+  // For the race checker of checked launches (shared_check.cpp): the block barriers passed, and
+  // per warp the syncwarp calls completed and the mask of the last.
+  std::uint32_t barriers = 0;
+  std::vector<std::uint32_t> warp_syncs, warp_sync_masks;
 };
+
+std::uint32_t block_barriers(const BlockSync* s) { return s->barriers; }
+std::uint32_t warp_syncs(const BlockSync* s, std::int64_t warp, std::uint32_t* mask) {
+  const auto w = static_cast<std::size_t>(warp);
+  if (w >= s->warp_syncs.size()) return *mask = 0, 0;
+  *mask = s->warp_sync_masks[w];
+  return s->warp_syncs[w];
+}
 
 namespace {
 
@@ -341,6 +354,8 @@ void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const D
   if (warp_functions) {
     sync.calls.resize(static_cast<std::size_t>(nthreads));
     book.warps.resize(static_cast<std::size_t>((nthreads + kWarpSize - 1) / kWarpSize));
+    sync.warp_syncs.resize(book.warps.size());
+    sync.warp_sync_masks.resize(book.warps.size());
     for (std::size_t w = 0; w < book.warps.size(); ++w) {
       book.warps[w].present = lanes_present(nthreads, static_cast<std::int64_t>(w));
     }
@@ -465,6 +480,7 @@ void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const D
             break;
         }
       });
+      if (first.op == WarpOp::syncwarp) ++sync.warp_syncs[w], sync.warp_sync_masks[w] = m;
       wp.arrived &= ~m;
       requeue(w, m);
     }
@@ -545,6 +561,7 @@ void run_block_fibers(std::int64_t nthreads, ThreadBody body, void* arg, const D
     head = 0;
     for (std::int64_t r = 0; r < nthreads; ++r) queue.push_back(static_cast<std::int32_t>(r));
     for (auto& wp : book.warps) wp.at_block = 0;
+    ++sync.barriers;
   }
   // After an error, threads still waiting unwind their stacks (BlockAbort) and end; threads not
   // started yet end without running the kernel.

@@ -6,6 +6,7 @@
 #include "loom/def/gufunc.hpp"
 #include "loom/def/kernel.hpp"
 #include "loom/plugin.hpp"
+#include "shared_races.hpp"
 #include "table.hpp"
 
 #if !LOOM_BOUNDS_CHECK
@@ -156,6 +157,7 @@ struct HostOnly {
 
 void register_all(loom::Registrar& reg) {
   register_common(reg);
+  register_shared_races(reg);
   using loom::def::kernel;
   kernel<SyncUndeclared>(reg, "t_sync_undeclared", "syncthreads() without uses_syncthreads");
   kernel<BarrierDivergent>(reg, "t_barrier_divergent", "a barrier one thread skips");

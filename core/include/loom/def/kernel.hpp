@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "loom/def/kernel_desc.hpp"
@@ -33,6 +34,18 @@ struct HostKernel {
     to[2] = d.z;
   }
 
+  // A checked launch's race checker shadow, closed however the loop ends.
+  struct Shadow {
+    loom::detail::SharedShadow* s = nullptr;
+    Shadow() = default;
+    Shadow(const Shadow&) = delete;
+    Shadow& operator=(const Shadow&) = delete;
+    ~Shadow() {
+      if (s) loom::detail::shared_check_close(s);
+    }
+  };
+  struct NoShadow {};  // the fast loop's: nothing
+
   struct Block {  // what a fiber needs to run one thread of a block
     const F* f;
     const KernelCall* call;
@@ -53,6 +66,7 @@ struct HostKernel {
       if constexpr (Checked) {  // each fiber is one thread: a check and Views of its own
         loom::detail::ViewCheck vc = *t.check;
         note(t.threadIdx, vc.thread);
+        vc.sync = sync;  // the race checker counts the block's barriers and syncwarps here
         t.check = &vc;
         Params p = *b.params;
         set_checks(p, &vc);
@@ -143,7 +157,14 @@ struct HostKernel {
     t.shared_bytes = c.shared_bytes;
     t.shared_mem = c.shared_bytes ? loom::detail::host_shared_memory(c.shared_bytes) : nullptr;
     loom::detail::ViewCheck vc;  // this OS thread's blocks' check (fibers copy it)
+    [[maybe_unused]] std::conditional_t<Checked, Shadow, NoShadow> shadow;
     if constexpr (Checked) {
+      // The race checker's shadow, whose shared memory the blocks use (a range of its own).
+      if (c.shared_bytes && c.shared_check) {
+        shadow.s = loom::detail::shared_check_open(c.shared_check, c.shared_bytes, c.threads);
+        t.shared_mem = loom::detail::shared_check_memory(shadow.s);
+      }
+      vc.shadow = shadow.s;
       vc.record = c.check;
       vc.shared_mem = t.shared_mem;
       vc.shared_bytes = t.shared_bytes;
@@ -155,7 +176,10 @@ struct HostKernel {
     for (std::int64_t b = begin; b < end; ++b) {
       t.blockIdx = Dim3(static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
                         static_cast<unsigned>(b / (gx * gy)));
-      if constexpr (Checked) note(t.blockIdx, vc.block);
+      if constexpr (Checked) {
+        note(t.blockIdx, vc.block);
+        if (shadow.s) loom::detail::shared_check_block_begin(shadow.s, vc.block);
+      }
       if (c.fibers || uses_syncthreads<F>()) {
         Block blk{&f, &c, &p, t};
         loom::detail::run_block_fibers(c.threads.count(), &fiber_body<Checked>, &blk, t.blockIdx,
@@ -170,6 +194,9 @@ struct HostKernel {
         thread_loop<Checked>(f, t, q, c);
       } else {
         thread_loop<Checked>(f, t, p, c);
+      }
+      if constexpr (Checked) {
+        if (shadow.s) loom::detail::shared_check_block_end(shadow.s);
       }
     }
   }
