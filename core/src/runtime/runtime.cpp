@@ -83,8 +83,8 @@ TransferGuard env_transfer_guard() {
                    "copied implicitly) or disallow (they are an error)");
 }
 
-// LOOM_CHECKED: 1 checks every kernel launch and gufunc call, 0 or unset none; anything else is a mistake worth
-// saying (a silent "yes" that checks nothing would hide the bug being hunted).
+// LOOM_CHECKED: 1 checks every kernel launch and gufunc call, 0 or unset none; anything else is a
+// mistake worth saying (a silent "yes" that checks nothing would hide the bug being hunted).
 bool env_checked() {
   const char* s = std::getenv("LOOM_CHECKED");
   if (!s || !*s) return false;

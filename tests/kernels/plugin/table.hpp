@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gufuncs.hpp"
 #include "loom/atomic.hpp"
 #include "loom/block_ctx.hpp"
 #include "loom/local_array.hpp"
@@ -13,7 +14,6 @@
 #include "loom/thread_ctx.hpp"
 #include "loom/view.hpp"
 #include "loom/warp.hpp"
-#include "gufuncs.hpp"
 
 namespace loom::test_kernels {
 
