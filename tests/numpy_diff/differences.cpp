@@ -46,7 +46,6 @@ bool has(const std::string& s, const char* part) { return s.find(part) != std::s
 std::string kw_dtype(const Case& c) {
   return c.kw.contains("dtype") ? c.kw.at("dtype").get<std::string>() : "";
 }
-std::string out_dtype(const Case& c) { return c.out ? std::string(loom::name(c.out->dtype)) : ""; }
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
