@@ -38,6 +38,8 @@ const TriggerSet stats_triggers = {
      [] { stats::mean(rt(), zeros({3}), {.where = zeros({3}), .target = "cpu"}); }},
     {"E-VALUE-STATS-OPTION",
      [] { stats::ptp(rt(), zeros({3}), {.where = zeros({3}, DType::bool_), .target = "cpu"}); }},
+    {"E-VALUE-STATS-NANEXTREME-WHERE",
+     [] { stats::nanmax(rt(), zeros({3}), {.where = zeros({3}, DType::bool_), .target = "cpu"}); }},
     {"E-VALUE-STATS-ARG-EMPTY", [] { stats::argmax(rt(), zeros({0}), {.target = "cpu"}); }},
     {"E-VALUE-STATS-ALL-NAN",
      [] {

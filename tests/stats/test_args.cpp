@@ -96,6 +96,11 @@ TEST_P(Args, TheNanReductionsPtpAndCountNonzero) {
   const auto all = values(loom::stats::nanmax(
       rt(), loom::from_vector(std::vector<double>{nan, nan}), {.target = target}));
   EXPECT_TRUE(std::isnan((double)all[0]));
+  // where= is refused, not dropped (it used to be ignored: a mask that left out the 3 gave 3).
+  const Array mask = loom::from_vector(std::vector<bool>{true, false, true});
+  const Array v3 = loom::from_vector(std::vector<double>{1, 3, 2});
+  EXPECT_THROW(loom::stats::nanmax(rt(), v3, {.where = mask, .target = target}), loom::ValueError);
+  EXPECT_THROW(loom::stats::nanmin(rt(), v3, {.where = mask, .target = target}), loom::ValueError);
   // Integers: nansum is np.sum (int64 for int8), ptp wraps in the input's dtype.
   const Array i8 = loom::from_vector(std::vector<std::int8_t>{100, 100, -100});
   const Array si = loom::stats::nansum(rt(), i8, {.target = target});

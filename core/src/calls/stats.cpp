@@ -361,27 +361,26 @@ Array nanprod(const Runtime& rt, const Array& a, const StatsOptions& o) {
   refuse("nanprod", o.ddof != 0, "ddof");
   return nan_reduce(rt, "nanprod", "multiply", a, o, sum_dtype(a, o));
 }
-Array nanmax(const Runtime& rt, const Array& a, const StatsOptions& o) {
-  refuse("nanmax", o.ddof != 0, "ddof");
-  refuse("nanmax", o.dtype.has_value(), "dtype");
-  return nan_reduce(rt, "nanmax", "fmax", a,
-                    {.axis = o.axis,
-                     .keepdims = o.keepdims,
-                     .out = o.out,
-                     .where = std::nullopt,
-                     .target = o.target},
+// fmax / fmin reduce: NaN skipped unless a whole slice is NaN. where= is refused rather than
+// dropped: NumPy's nanmax takes it only with initial=, which StatsOptions does not carry.
+Array nan_extreme(const Runtime& rt, const char* who, const char* op, const Array& a,
+                  const StatsOptions& o) {
+  refuse(who, o.ddof != 0, "ddof");
+  refuse(who, o.dtype.has_value(), "dtype");
+  if (o.where) {
+    throw ValueError(std::string(who) +
+                     " takes no where= in loom::stats (NumPy's needs initial= with it, which "
+                     "StatsOptions does not carry; docs/stats.md)");
+  }
+  return nan_reduce(rt, who, op, a,
+                    {.axis = o.axis, .keepdims = o.keepdims, .out = o.out, .target = o.target},
                     std::nullopt);
 }
+Array nanmax(const Runtime& rt, const Array& a, const StatsOptions& o) {
+  return nan_extreme(rt, "nanmax", "fmax", a, o);
+}
 Array nanmin(const Runtime& rt, const Array& a, const StatsOptions& o) {
-  refuse("nanmin", o.ddof != 0, "ddof");
-  refuse("nanmin", o.dtype.has_value(), "dtype");
-  return nan_reduce(rt, "nanmin", "fmin", a,
-                    {.axis = o.axis,
-                     .keepdims = o.keepdims,
-                     .out = o.out,
-                     .where = std::nullopt,
-                     .target = o.target},
-                    std::nullopt);
+  return nan_extreme(rt, "nanmin", "fmin", a, o);
 }
 
 Array ptp(const Runtime& rt, const Array& a, const StatsOptions& o) {
