@@ -11,6 +11,20 @@
 #include <cstdint>
 #include <memory>
 
+// Debian's libtbb is not built for TSan, so TSan cannot see that TBB orders the caller's accesses
+// before the spawn and after the wait with the chunks' accesses: every element a worker touches
+// would be a (suppressed, and slow to suppress) report. In a TSan build, run() states that order
+// itself (tests/concurrency/tsan.supp).
+#if defined(__SANITIZE_THREAD__)
+extern "C" void __tsan_acquire(void* addr);
+extern "C" void __tsan_release(void* addr);
+#define LOOM_TSAN_ACQUIRE(p) __tsan_acquire(p)
+#define LOOM_TSAN_RELEASE(p) __tsan_release(p)
+#else
+#define LOOM_TSAN_ACQUIRE(p) ((void)(p))
+#define LOOM_TSAN_RELEASE(p) ((void)(p))
+#endif
+
 namespace loom::backend::tbb_backend {
 
 // The threads of the backend: an arena of `threads` slots and, when that is more than TBB would
@@ -37,18 +51,26 @@ class Executor {
       for (std::int64_t i = 0; i < count; ++i) body(i);
       return;
     }
+    char spawned = 0, finished = 0;  // TSan's sync objects: only their addresses matter
+    LOOM_TSAN_RELEASE(&spawned);
     // isolate: a thread waiting for this call's chunks takes no unrelated task meanwhile (which
     // could delay its return arbitrarily, or re-enter loom from inside our own call).
+    // (When the arena's slots are taken, TBB runs this function itself on one of its workers.)
     pool_->arena.execute([&] {
+      LOOM_TSAN_ACQUIRE(&spawned);
       tbb::this_task_arena::isolate([&] {
         tbb::parallel_for(
             tbb::blocked_range<std::int64_t>(0, count, 1),
             [&](const tbb::blocked_range<std::int64_t>& r) {
+              LOOM_TSAN_ACQUIRE(&spawned);
               for (std::int64_t i = r.begin(); i < r.end(); ++i) body(i);
+              LOOM_TSAN_RELEASE(&finished);
             },
             tbb::simple_partitioner());
       });
+      LOOM_TSAN_RELEASE(&finished);
     });
+    LOOM_TSAN_ACQUIRE(&finished);
   }
 
  private:
