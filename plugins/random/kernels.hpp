@@ -206,6 +206,56 @@ inline void box_muller_n(const double* u1, const double* u2, double* z0, double*
   }
 }
 
+// box_muller_n for the float32 normals: loom::random::box_muller_f's float operations in the
+// same order (detail::log_unit_f, detail::sincos_2pi_f), branch-free over the pairs.
+template <int n>
+inline void box_muller_nf(const float* u1, const float* u2, float* z0, float* z1) {
+  float r[n], s[n], c[n];
+  constexpr float inv_odd[6] = {1.0f, 1.0f / 3, 1.0f / 5, 1.0f / 7, 1.0f / 9, 1.0f / 11};
+  constexpr float ln2_hi = 0.693145751953125f, ln2_lo = 1.42860677e-06f;
+  for (int i = 0; i < n; ++i) {
+    // frexpf as bits: u1 is a normal float in (0, 1]; m in [0.5, 1), e = biased exponent - 126.
+    const std::uint32_t bits = std::bit_cast<std::uint32_t>(u1[i]);
+    float m = std::bit_cast<float>((bits & 0x807FFFFFu) | 0x3F000000u);
+    float de = static_cast<float>(static_cast<int>(bits >> 23) - 126);
+    const bool low = m < 0.707106781f;
+    m *= low ? 2.0f : 1.0f;
+    de -= low ? 1.0f : 0.0f;
+    const float q = (m - 1.0f) / (m + 1.0f), q2 = q * q;
+    float pl = inv_odd[5];
+    LOOM_RANDOM_UNROLL(5)
+    for (int k = 4; k >= 0; --k) pl = std::fma(pl, q2, inv_odd[k]);
+    r[i] = -2.0f * std::fma(de, ln2_hi, std::fma(2 * q, pl, de * ln2_lo));
+  }
+  for (int i = 0; i < n; ++i) r[i] = std::sqrt(r[i]);
+  constexpr float fs[4] = {-1.0f / 6, 1.0f / 120, -1.0f / 5040, 1.0f / 362880};
+  constexpr float fc[5] = {-1.0f / 2, 1.0f / 24, -1.0f / 720, 1.0f / 40320, -1.0f / 3628800};
+  for (int i = 0; i < n; ++i) {
+    const float t = u2[i] * 4;
+    float q = static_cast<float>(static_cast<int>(t));  // floor: t in [0, 4)
+    float f = t - q;
+    const float up = f > 0.5f ? 1.0f : 0.0f;
+    f -= up;
+    q += up;
+    const float x = f * 1.57079632679f, x2 = x * x;
+    float ps = fs[3], pc = fc[4];
+    LOOM_RANDOM_UNROLL(3)
+    for (int k = 2; k >= 0; --k) ps = std::fma(ps, x2, fs[k]);
+    LOOM_RANDOM_UNROLL(4)
+    for (int k = 3; k >= 0; --k) pc = std::fma(pc, x2, fc[k]);
+    const float sx = std::fma(x * x2, ps, x), cx = std::fma(x2, pc, 1.0f);
+    const int quad = static_cast<int>(q) & 3;
+    const bool swap = quad & 1, neg_s = quad >> 1, neg_c = ((quad + 1) >> 1) & 1;
+    const float sv = swap ? cx : sx, cv = swap ? sx : cx;
+    s[i] = neg_s ? -sv : sv;
+    c[i] = neg_c ? -cv : cv;
+  }
+  for (int i = 0; i < n; ++i) {
+    z0[i] = r[i] * c[i];
+    z1[i] = r[i] * s[i];
+  }
+}
+
 // Out arrays of at least this many bytes get streaming stores (past a server's last-level
 // cache; below it the user's next read would miss what a streaming store skipped).
 constexpr std::int64_t kStreamBytes = std::int64_t{64} << 20;
@@ -334,12 +384,12 @@ struct Normal {
     const Philox p(seed, stream, call);
     constexpr int per = sizeof(T) == 4 ? 4 : 2;
     // Block b's normals from its words (Philox::normal_pairs32 / normal_pair64's arithmetic).
-    const auto normals = [](const loom::random::Words4& w, double z[4]) {
+    const auto normals = [](const loom::random::Words4& w, T z[per]) {
       if constexpr (per == 4) {
         for (int q = 0; q < 2; ++q) {
-          const double u1 = (static_cast<double>(w.v[2 * q]) + 1.0) * (1.0 / 4294967296.0);
-          const double u2 = static_cast<double>(w.v[2 * q + 1]) * (1.0 / 4294967296.0);
-          loom::random::box_muller(u1, u2, z[2 * q], z[2 * q + 1]);
+          loom::random::box_muller_f(loom::random::normal_u1_f(w.v[2 * q]),
+                                     loom::random::to_float32(w.v[2 * q + 1]), z[2 * q],
+                                     z[2 * q + 1]);
         }
       } else {
         const double u1 = 1.0 - loom::random::to_float64(w.v[0], w.v[1]);  // (0, 1]
@@ -353,19 +403,23 @@ struct Normal {
       // Pair j of the group: (words 2j', 2j' + 1) of block j / 2 for float32 (j' = j % 2), the
       // block's 53-bit halves for float64, as `normals` takes them.
       constexpr int pairs = per == 4 ? 2 * kLanes : kLanes;
-      double u1[pairs], u2[pairs], z0[pairs], z1[pairs];
+      T u1[pairs], u2[pairs], z0[pairs], z1[pairs];
       for (int l = 0; l < kLanes; ++l) {
         if constexpr (per == 4) {
           for (int q = 0; q < 2; ++q) {
-            u1[2 * l + q] = (static_cast<double>(lanes.w[2 * q][l]) + 1.0) * (1.0 / 4294967296.0);
-            u2[2 * l + q] = static_cast<double>(lanes.w[2 * q + 1][l]) * (1.0 / 4294967296.0);
+            u1[2 * l + q] = loom::random::normal_u1_f(lanes.w[2 * q][l]);
+            u2[2 * l + q] = loom::random::to_float32(lanes.w[2 * q + 1][l]);
           }
         } else {
           u1[l] = 1.0 - loom::random::to_float64(lanes.w[0][l], lanes.w[1][l]);
           u2[l] = loom::random::to_float64(lanes.w[2][l], lanes.w[3][l]);
         }
       }
-      box_muller_n<pairs>(u1, u2, z0, z1);
+      if constexpr (per == 4) {
+        box_muller_nf<pairs>(u1, u2, z0, z1);
+      } else {
+        box_muller_n<pairs>(u1, u2, z0, z1);
+      }
       for (int j = 0; j < pairs; ++j) {
         out((b0 * per) + 2 * j) = static_cast<T>(z0[j]);
         out((b0 * per) + 2 * j + 1) = static_cast<T>(z1[j]);
@@ -377,9 +431,9 @@ struct Normal {
     rest.start = first;
 #endif
     for (std::int64_t b : rest) {
-      double z[4];
+      T z[per];
       normals(p.block(static_cast<std::uint64_t>(b)), z);
-      write_block<T, per>(out, b, [&](int k) { return static_cast<T>(z[k]); });
+      write_block<T, per>(out, b, [&](int k) { return z[k]; });
     }
   }
 };

@@ -99,6 +99,42 @@ TEST(Philox, ExactLogAndSincosAgreeWithLibm) {
   EXPECT_EQ(c, 0.0);
 }
 
+// The float32 normals' log and sincos, in float: within 3 units in the last place of a float of
+// the double results, over every 2^-24 step of u near 0 and a draw of the rest.
+TEST(Philox, FloatLogAndSincosStayWithinAFewUlps) {
+  const auto ulps = [](float got, double want) {
+    return std::abs(got - want) /
+           std::ldexp(1.0, std::ilogb(std::max(std::abs(want), 0x1p-24)) - 23);
+  };
+  std::mt19937_64 g(43);
+  double worst_log = 0, worst_sin = 0;
+  for (int n = 0; n < 400000; ++n) {
+    const std::uint32_t w = static_cast<std::uint32_t>(n < 100000 ? n : g());
+    const float u1 = loom::random::normal_u1_f(w);  // (0, 1]
+    ASSERT_TRUE(u1 > 0 && u1 <= 1) << w;
+    if (u1 < 1)
+      worst_log =
+          std::max(worst_log, ulps(loom::random::detail::log_unit_f(u1), std::log(double{u1})));
+    const float u2 = loom::random::to_float32(w);
+    float s, c;
+    loom::random::detail::sincos_2pi_f(u2, s, c);
+    worst_sin = std::max({worst_sin, std::abs(s - std::sin(2 * M_PI * u2)) * 0x1p24,
+                          std::abs(c - std::cos(2 * M_PI * u2)) * 0x1p24});
+  }
+  EXPECT_LE(worst_log, 3.0) << "log_unit_f, in float ulps";
+  EXPECT_LE(worst_sin, 3.0) << "sincos_2pi_f, in units of 2^-24";
+  EXPECT_EQ(loom::random::detail::log_unit_f(1.0f), 0.0f);
+  float s, c;
+  loom::random::detail::sincos_2pi_f(0.25f, s, c);
+  EXPECT_EQ(s, 1.0f);
+  EXPECT_EQ(c, 0.0f);
+  // u1's tail keeps 2^-32 (w = 0): |z| reaches sqrt(-2 ln 2^-32) = 6.66.
+  float z0, z1;
+  loom::random::box_muller_f(loom::random::normal_u1_f(0), 0.0f, z0, z1);
+  EXPECT_NEAR(z0, std::sqrt(-2 * std::log(0x1p-32)), 1e-5);
+  EXPECT_EQ(z1, 0.0f);
+}
+
 TEST(Philox, NormalsAreFiniteAtTheExtremes) {
   // u1 = 2^-32 (the smallest the float32 path gives) and 2^-53: finite, at most ~8.6 sigma.
   double z0, z1;
