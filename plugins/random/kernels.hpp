@@ -430,9 +430,25 @@ struct Normal {
 #if !defined(__CUDA_ARCH__)
     rest.start = first;
 #endif
+#if defined(__CUDA_ARCH__)
+    // One 128-bit store per block where out allows it (Uniform's reason).
+    const bool wide = out.strides[0] == static_cast<std::int64_t>(sizeof(T)) &&
+                      reinterpret_cast<std::uintptr_t>(out.data) % 16 == 0;
+    const std::int64_t full = out.size() / per;
+#endif
     for (std::int64_t b : rest) {
       T z[per];
       normals(p.block(static_cast<std::uint64_t>(b)), z);
+#if defined(__CUDA_ARCH__)
+      if (wide && b < full) {
+        if constexpr (per == 4) {
+          reinterpret_cast<float4*>(out.data)[b] = make_float4(z[0], z[1], z[2], z[3]);
+        } else {
+          reinterpret_cast<double2*>(out.data)[b] = make_double2(z[0], z[1]);
+        }
+        continue;
+      }
+#endif
       write_block<T, per>(out, b, [&](int k) { return z[k]; });
     }
   }

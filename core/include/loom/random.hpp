@@ -10,6 +10,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "loom/hd.hpp"
 #include "loom/view.hpp"
@@ -68,17 +69,67 @@ LOOM_HD inline double to_float64(std::uint32_t hi, std::uint32_t lo) {
 }
 
 namespace detail {
+LOOM_HD inline std::uint64_t bits_of(double x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<std::uint64_t>(__double_as_longlong(x));
+#else
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+#endif
+}
+LOOM_HD inline double double_of(std::uint64_t b) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(b));
+#else
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+#endif
+}
+LOOM_HD inline std::uint32_t bits_of(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  std::uint32_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+#endif
+}
+LOOM_HD inline float float_of(std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(b);
+#else
+  float x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+#endif
+}
+// Quadrant q & 3 of a turn: 1 and 3 swap sine and cosine, 2 and 3 negate the sine, 1 and 2 the
+// cosine. Selects, not a switch: on a GPU the lanes of a warp take different quadrants.
+template <class T>
+LOOM_HD inline void quadrant(int q, T sx, T cx, T& s, T& c) {
+  const int quad = q & 3;
+  const bool swap = quad & 1, neg_s = quad >> 1, neg_c = ((quad + 1) >> 1) & 1;
+  const T sv = swap ? cx : sx, cv = swap ? sx : cx;
+  s = neg_s ? -sv : sv;
+  c = neg_c ? -cv : cv;
+}
+
 // log(u) for u in (0, 1] and (sin, cos)(2*pi*u) for u in [0, 1), written with IEEE operations
 // that round the same way on every target (explicit fma, so no compiler contracts a*b+c
 // differently), instead of each target's libm: the normal draws then have the same bits on the
 // host and the GPU. Both are accurate to a few units in the last place of a double.
+// u must be a normal number (the draws' smallest is 2^-53): frexp is then bit arithmetic, and
+// every choice below is a select, so a warp's lanes do not diverge.
 LOOM_HD inline double log_unit(double u) {
-  int e;
-  double m = frexp(u, &e);  // u = m * 2^e, m in [0.5, 1)
-  if (m < 0.70710678118654752) {
-    m *= 2;
-    --e;
-  }  // m in [sqrt(1/2), sqrt(2))
+  const std::uint64_t bits = bits_of(u);
+  // u = m * 2^e, m in [0.5, 1) with u's mantissa, e = biased exponent - 1022.
+  double m = double_of((bits & 0x800FFFFFFFFFFFFFull) | 0x3FE0000000000000ull);
+  int e = static_cast<int>(bits >> 52) - 1022;
+  const bool low = m < 0.70710678118654752;
+  m = low ? m * 2 : m;
+  e = low ? e - 1 : e;  // m in [sqrt(1/2), sqrt(2))
   // log(m) = 2 atanh(s) = 2 s (1 + s^2/3 + s^4/5 + ...), |s| < 0.172: 13 terms reach 2^-60.
   const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
   constexpr double inv_odd[13] = {1.0,      1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,
@@ -95,10 +146,9 @@ LOOM_HD inline void sincos_2pi(double u, double& s, double& c) {
   const double t = u * 4;
   double q = floor(t);
   double f = t - q;
-  if (f > 0.5) {
-    f -= 1;
-    q += 1;
-  }
+  const bool up = f > 0.5;
+  f = up ? f - 1 : f;
+  q = up ? q + 1 : q;
   const double x = f * 1.57079632679489661923, x2 = x * x;  // |x| <= pi/4
   // Taylor: sin x = x + x^3 (-1/3! + x^2/5! - ...), cos x = 1 + x^2 (-1/2! + x^2/4! - ...) to
   // 1/17! and 1/16! (the factorials are exact doubles, each coefficient rounded once).
@@ -118,33 +168,19 @@ LOOM_HD inline void sincos_2pi(double u, double& s, double& c) {
     ps = fma(ps, x2, fs[k]);
     pc = fma(pc, x2, fc[k]);
   }
-  const double sx = fma(x * x2, ps, x), cx = fma(x2, pc, 1.0);
-  switch (static_cast<int>(q) & 3) {
-    case 0:
-      s = sx, c = cx;
-      break;
-    case 1:
-      s = cx, c = -sx;
-      break;
-    case 2:
-      s = -sx, c = -cx;
-      break;
-    default:
-      s = -cx, c = sx;
-      break;
-  }
+  quadrant(static_cast<int>(q), fma(x * x2, ps, x), fma(x2, pc, 1.0), s, c);
 }
 
 // The same two in float, for the float32 normals: |s| < 0.172 needs 6 terms of the series for
 // 2^-25, |x| <= pi/4 Taylor to 1/9! and 1/10!; a few units in the last place of a float. On a
 // GPU these run in float units (the double ones cost the float32 normals 2.6x CuPy's time).
-LOOM_HD inline float log_unit_f(float u) {
-  int e;
-  float m = frexpf(u, &e);  // u = m * 2^e, m in [0.5, 1)
-  if (m < 0.707106781f) {
-    m *= 2;
-    --e;
-  }  // m in [sqrt(1/2), sqrt(2))
+LOOM_HD inline float log_unit_f(float u) {  // u normal (the smallest draw is 2^-32)
+  const std::uint32_t bits = bits_of(u);
+  float m = float_of((bits & 0x807FFFFFu) | 0x3F000000u);  // frexp as log_unit's
+  int e = static_cast<int>(bits >> 23) - 126;
+  const bool low = m < 0.707106781f;
+  m = low ? m * 2 : m;
+  e = low ? e - 1 : e;  // m in [sqrt(1/2), sqrt(2))
   const float s = (m - 1.0f) / (m + 1.0f), s2 = s * s;
   constexpr float inv_odd[6] = {1.0f, 1.0f / 3, 1.0f / 5, 1.0f / 7, 1.0f / 9, 1.0f / 11};
   float p = inv_odd[5];
@@ -157,31 +193,16 @@ LOOM_HD inline void sincos_2pi_f(float u, float& s, float& c) {
   const float t = u * 4;
   float q = floorf(t);
   float f = t - q;
-  if (f > 0.5f) {
-    f -= 1;
-    q += 1;
-  }
+  const bool up = f > 0.5f;
+  f = up ? f - 1 : f;
+  q = up ? q + 1 : q;
   const float x = f * 1.57079632679f, x2 = x * x;
   constexpr float fs[4] = {-1.0f / 6, 1.0f / 120, -1.0f / 5040, 1.0f / 362880};
   constexpr float fc[5] = {-1.0f / 2, 1.0f / 24, -1.0f / 720, 1.0f / 40320, -1.0f / 3628800};
   float ps = fs[3], pc = fc[4];
   for (int k = 2; k >= 0; --k) ps = fmaf(ps, x2, fs[k]);
   for (int k = 3; k >= 0; --k) pc = fmaf(pc, x2, fc[k]);
-  const float sx = fmaf(x * x2, ps, x), cx = fmaf(x2, pc, 1.0f);
-  switch (static_cast<int>(q) & 3) {
-    case 0:
-      s = sx, c = cx;
-      break;
-    case 1:
-      s = cx, c = -sx;
-      break;
-    case 2:
-      s = -sx, c = -cx;
-      break;
-    default:
-      s = -cx, c = sx;
-      break;
-  }
+  quadrant(static_cast<int>(q), fmaf(x * x2, ps, x), fmaf(x2, pc, 1.0f), s, c);
 }
 }  // namespace detail
 
