@@ -4,10 +4,14 @@
 // which launch asynchronously on the call's stream. The runtime is linked statically, so the
 // library loads without a driver and reports why it is unavailable.
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "cast.hpp"
 #include "check.hpp"
@@ -28,8 +32,13 @@ std::string dev_name(int device) { return "cuda:" + std::to_string(device); }
 class CudaBackend final : public Backend {
  public:
   CudaBackend() : found_(discover()) {
+    // A copier per device: a device set's parts stage their rows at once, each on its share of
+    // the cores, instead of queueing for one copier.
+    const int n = std::max<int>(1, static_cast<int>(found_.devices.size()));
+    const int threads =
+        std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / n, 2, 16);
     for (const auto& d : found_.devices)
-      states_.push_back(std::make_unique<DeviceState>(d.index, copier_));
+      states_.push_back(std::make_unique<DeviceState>(d.index, threads));
   }
 
   std::string name() const override { return "cuda"; }
@@ -153,6 +162,28 @@ class CudaBackend final : public Backend {
     });
   }
 
+  // cudaHostRegister (portable: every device DMAs from it) of a host buffer that crosses again,
+  // up to half of the host's memory in all: locked pages cannot be swapped out.
+  std::shared_ptr<void> pin_host(void* ptr, std::size_t bytes) override {
+    if (!found_.availability.ok || bytes == 0) return nullptr;
+    static const std::size_t limit = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
+                                     static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) / 2;
+    if (pinned_in_place_.fetch_add(bytes) + bytes > limit) {
+      pinned_in_place_.fetch_sub(bytes);
+      return nullptr;
+    }
+    if (cudaHostRegister(ptr, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+      (void)cudaGetLastError();  // the driver refused (a locked-memory limit): staging, as before
+      pinned_in_place_.fetch_sub(bytes);
+      return nullptr;
+    }
+    return std::shared_ptr<void>(ptr, [this, bytes](void* p) {
+      (void)cudaHostUnregister(p);
+      (void)cudaGetLastError();
+      pinned_in_place_.fetch_sub(bytes);
+    });
+  }
+
   void copy(void* dst, const void* src, std::size_t bytes, CopyKind kind, int device,
             void* stream) override {
     DeviceState& st = select(device);
@@ -227,9 +258,10 @@ class CudaBackend final : public Backend {
 
  private:
   struct DeviceState {
-    DeviceState(int device, HostCopier& copier) : staging(device, copier) {}
+    DeviceState(int device, int threads) : copier(threads), staging(device, copier) {}
     std::once_flag init;
     cudaMemPool_t pool = nullptr;
+    HostCopier copier;  // before staging, which uses it until it is destroyed
     Staging staging;
   };
 
@@ -264,8 +296,8 @@ class CudaBackend final : public Backend {
   }
 
   Discovery found_;
-  HostCopier copier_;  // before states_: the stagings use it until they are destroyed
   std::vector<std::unique_ptr<DeviceState>> states_;
+  std::atomic<std::size_t> pinned_in_place_{0};  // bytes locked by pin_host, not yet released
 };
 
 Backend* make_cuda() { return new CudaBackend(); }

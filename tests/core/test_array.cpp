@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -378,3 +380,22 @@ TEST(BroadcastShapes, ShapeStrPrintsLikeNumPy) {
 
 }  // namespace
 }  // namespace loom
+
+// A buffer counts the crossings calls report and keeps a page-lock until it is freed; the lock is
+// released before the memory is (a driver must never hold pages the allocator reused).
+TEST(ArrayBuffer, KeepsAPinUntilFreedAndReleasesItFirst) {
+  std::vector<std::string> order;
+  {
+    auto buf = std::make_shared<loom::Buffer>(std::malloc(64), 64, loom::Device{}, [&](void* p) {
+      order.push_back("memory freed");
+      std::free(p);
+    });
+    EXPECT_EQ(buf->note_crossing(), 1);
+    EXPECT_EQ(buf->note_crossing(), 2);
+    EXPECT_FALSE(buf->pinned_in_place());
+    buf->keep_pin(std::shared_ptr<void>(buf->data(), [&](void*) { order.push_back("unpinned"); }));
+    EXPECT_TRUE(buf->pinned_in_place());
+    EXPECT_TRUE(order.empty());
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"unpinned", "memory freed"}));
+}

@@ -1,6 +1,7 @@
 // loom::Array: NumPy's ndarray model — a view (shape, byte strides, offset, dtype, device) over a
 // reference-counted Buffer. Views (slice, transpose, reshape, broadcast_to) share the buffer.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -38,6 +39,7 @@ class Buffer {
   Buffer(void* ptr, std::size_t bytes, Device device, Deleter deleter)
       : ptr_(ptr), bytes_(bytes), device_(device), deleter_(std::move(deleter)) {}
   ~Buffer() {
+    pin_.reset();  // a device driver's page-lock of this memory ends before the memory is freed
     if (deleter_) deleter_(ptr_);
   }
   Buffer(const Buffer&) = delete;
@@ -46,11 +48,20 @@ class Buffer {
   std::size_t bytes() const { return bytes_; }
   Device device() const { return device_; }
 
+  // Host memory that calls move to or from a device again and again is page-locked in place
+  // (docs/cuda.md, "Host arrays that cross again"): the calls count its crossings, and the one
+  // that makes it 2 hands over the lock, which the buffer keeps until it is freed.
+  int note_crossing() const { return crossings_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  void keep_pin(std::shared_ptr<void> pin) const { pin_ = std::move(pin); }  // once, by that call
+  bool pinned_in_place() const { return pin_ != nullptr; }
+
  private:
   void* ptr_;
   std::size_t bytes_;
   Device device_;
   Deleter deleter_;
+  mutable std::atomic<int> crossings_{0};
+  mutable std::shared_ptr<void> pin_;
 };
 
 // Host memory aligned for SIMD loads (64 bytes, 2 MiB from 4 MiB on); the Buffer frees it.

@@ -77,6 +77,10 @@ class Backend {
   // `stream` (null: the device's default stream) unless it says otherwise.
   virtual std::shared_ptr<Buffer> allocate(std::size_t bytes, int device, void* stream);
   virtual std::shared_ptr<Buffer> allocate_pinned(std::size_t bytes);  // page-locked host memory
+  // Page-locks existing host memory in place (cudaHostRegister) until the returned token is
+  // destroyed; null when the backend does not, or will not (its limit reached, the driver
+  // refused). Default: null.
+  virtual std::shared_ptr<void> pin_host(void* ptr, std::size_t bytes);
   // Contiguous bytes. host_to_device / device_to_host from pageable memory go through pinned
   // staging buffers in chunks; the call returns when the host side may be reused (H2D) or holds
   // the data (D2H).

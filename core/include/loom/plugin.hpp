@@ -15,7 +15,7 @@ namespace loom {
 // 9: element indices (LoopImpl::host_index, index_base); 10: checked launches (KernelCall::check,
 // View::check, ThreadCtx::check); 11: checked gufunc calls (LoopImpl::host_checked,
 // device_checks, GufuncCall::check, CheckRecord::arg and instance, ViewCheck::arg and instance).
-inline constexpr std::uint32_t kAbiVersion = 11;
+inline constexpr std::uint32_t kAbiVersion = 12;
 
 struct PluginInfo {
   std::uint32_t abi_version;  // must stay first

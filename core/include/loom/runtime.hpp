@@ -51,7 +51,11 @@ struct TransferCounts {
 class Runtime;
 namespace detail {
 void count_transfer(const Runtime& rt, int device, CopyKind kind, std::int64_t bytes);
-}
+// Host array a crosses to or from device backend b: its buffer's crossing counted, and page-locked
+// in place on its second crossing when large enough (docs/cuda.md, "Host arrays that cross
+// again"); LOOM_PIN_HOST=0 turns that off.
+void pin_on_reuse(const Runtime& rt, Backend& b, const Array& a);
+}  // namespace detail
 
 struct CallOptions {
   // Members have {} initializers so that designated initializers ({.target = "cuda"}) do not
@@ -484,6 +488,7 @@ class Runtime {
 
  private:
   friend void detail::count_transfer(const Runtime&, int, CopyKind, std::int64_t);
+  friend void detail::pin_on_reuse(const Runtime&, Backend&, const Array&);
   // Appended to a failed lookup of `name`: which refused library would have defined it, and why.
   std::string refused_why(const std::string& name) const;
 

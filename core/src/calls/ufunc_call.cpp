@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <limits>
 
-#include "runtime/call_common.hpp"
-#include "runtime/device_set.hpp"
-#include "runtime/gufunc_plan.hpp"
+#include "calls/gufunc_checked.hpp"
+#include "calls/methods_common.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
 #include "loom/type_resolution.hpp"
-#include "calls/gufunc_checked.hpp"
-#include "calls/methods_common.hpp"
+#include "runtime/call_common.hpp"
+#include "runtime/device_set.hpp"
+#include "runtime/gufunc_plan.hpp"
 
 namespace loom {
 
@@ -115,6 +115,9 @@ detail::Arrays call_ufunc(const OpDesc& op, const detail::Target& t, const Loop&
       for (int a = 0; a < call.iter.nargs(); ++a) {
         if (host_operands >> a & 1u) call.iter.strides[a].back() = operands[a].itemsize();
       }
+    }
+    for (int a = 0; a < call.iter.nargs(); ++a) {
+      if (host_operands >> a & 1u) detail::pin_on_reuse(*t.rt, *t.backend, operands[a]);
     }
     t.backend->run_elementwise(call, t.device);
     // Streamed host operands cross once each, in (inputs) or out (outputs), whole.

@@ -20,6 +20,7 @@ std::shared_ptr<Buffer> Backend::allocate(std::size_t, int, void*) { no_device(*
 std::shared_ptr<Buffer> Backend::allocate_pinned(std::size_t) {
   no_device(*this, "allocate_pinned");
 }
+std::shared_ptr<void> Backend::pin_host(void*, std::size_t) { return nullptr; }
 void Backend::copy(void*, const void*, std::size_t, CopyKind, int, void*) {
   no_device(*this, "copy");
 }

@@ -314,3 +314,42 @@ TEST(MultiDevice, CallsReductionsAndKernelsRunOnTheSecondDevice) {
 }
 
 }  // namespace
+
+// A host array that crosses to the GPU again is page-locked in place (docs/cuda.md, "Host arrays
+// that cross again"): not after its first crossing, after its second; its results do not change;
+// arrays under the size limit and fresh results stay pageable.
+TEST(Transfers, HostArraysThatCrossAgainArePinnedInPlace) {
+  LOOM_CUDA_OR_SKIP(b);
+  loom::Runtime& rt = runtime();
+  const std::int64_t n = std::int64_t{16} << 20;  // 64 MiB of float32
+  const Array x = loom::linspace(0.0, 1.0, n).astype(DType::float32);
+  Array out = loom::empty({n}, DType::float32);
+  const Array small = loom::full({1000}, 2.0, DType::float32);
+  const loom::CallOptions o{.target = "cuda", .out = {out}};
+  const auto want = rt.ufunc("negative")(x, {.target = "cpu"}).to_vector<float>();
+  rt.ufunc("negative")(x, o);
+  EXPECT_FALSE(x.buffer()->pinned_in_place()) << "pinned on its first crossing";
+  EXPECT_FALSE(out.buffer()->pinned_in_place()) << "pinned on its first crossing";
+  EXPECT_EQ(out.to_vector<float>(), want);
+  out.fill(0.0);
+  rt.ufunc("negative")(x, o);  // the second crossing of each
+  EXPECT_TRUE(x.buffer()->pinned_in_place());
+  EXPECT_TRUE(out.buffer()->pinned_in_place());
+  EXPECT_EQ(out.to_vector<float>(), want);
+  out.fill(0.0);
+  rt.ufunc("negative")(x, o);  // through the locked memory: the same values
+  EXPECT_EQ(out.to_vector<float>(), want);
+  const Array fresh = rt.ufunc("negative")(x, {.target = "cuda"});
+  EXPECT_FALSE(fresh.buffer()->pinned_in_place());
+  for (int i = 0; i < 3; ++i) (void)rt.to_device(small, "cuda");
+  EXPECT_FALSE(small.buffer()->pinned_in_place()) << "1000 elements are below the limit";
+  // to_device and copy_to count crossings too; the copies stay exact.
+  const Array y = loom::linspace(0.0, 1.0, n).astype(DType::float32);
+  const Array d = rt.to_device(y, "cuda");
+  Array back = loom::empty({n}, DType::float32);
+  rt.copy_to(d, back);
+  rt.copy_to(rt.to_device(y, "cuda"), back);
+  EXPECT_TRUE(y.buffer()->pinned_in_place());
+  EXPECT_TRUE(back.buffer()->pinned_in_place());
+  EXPECT_EQ(back.to_vector<float>(), y.to_vector<float>());
+}
