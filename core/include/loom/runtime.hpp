@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "loom/array.hpp"
@@ -174,6 +175,16 @@ struct AtOptions {
   std::string target{};
   Stream stream{};
 };
+
+// A slice of one axis, as Python's start:stop:step: a missing bound is the axis's end in the
+// step's direction, a negative one counts from the end (Slice{} is `:`).
+struct Slice {
+  std::optional<std::int64_t> start{}, stop{};
+  std::int64_t step = 1;
+};
+// One entry of Ufunc::at's index tuple: an integer index array (0-d for one integer; a 1-d bool
+// array stands for its true positions), or a Slice.
+using AtIndex = std::variant<Array, Slice>;
 
 // A grid or block extent as the caller gives it: an integer (x) or {x, y, z}, or nothing (the
 // default: pick automatically). Signed so that a negative or zero value is reported as such
@@ -349,6 +360,15 @@ class Ufunc {
   // repeated index once per occurrence (np.add.at). indices: 1-d integers along a's first axis
   // (negative ones count from the end); b broadcasts to indices.shape + a.shape[1:].
   void at(const Array& a, const Array& indices, const Array& b, const AtOptions& o = {}) const;
+  // NumPy's full index, np.add.at(a, (i, j), b) or np.add.at(a, (slice(None), i), b): one entry
+  // per leading axis of a (the rest taken whole); the index arrays broadcast together, and the
+  // indexed shape is a[index]'s, NumPy's rules for where the broadcast dims go (docs/methods.md).
+  void at(const Array& a, std::span<const AtIndex> index, const Array& b,
+          const AtOptions& o = {}) const;
+  void at(const Array& a, std::initializer_list<AtIndex> index, const Array& b,
+          const AtOptions& o = {}) const {
+    at(a, std::span<const AtIndex>(index.begin(), index.size()), b, o);
+  }
   const OpDesc& desc() const { return *desc_; }
 
  private:
