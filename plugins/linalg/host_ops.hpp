@@ -227,8 +227,8 @@ struct Qr {
   }
 };
 
-// One matrix's singular values (svdvals.hpp), instantiated in linalg_svd_real.cpp and
-// linalg_svd_complex.cpp: BDCSVD over four dtypes in one translation unit compiled for 5 minutes.
+// One matrix's singular values (svdvals.hpp), instantiated in linalg_svd_{f32,f64,c64,c128}.cpp:
+// BDCSVD over four dtypes in one translation unit compiled for 5 minutes.
 template <class T>
 void svdvals_one(View<const T, 2> a, View<real_t<T>, 1> s);
 

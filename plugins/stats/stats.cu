@@ -1,8 +1,7 @@
 // The stats plugin's CUDA half (libloom_stats_cuda.so, target cuda): the same table and functors
 // as the host half.
-#include "loom/def/kernel.cuh"
 #include "loom/plugin.hpp"
-#include "table.hpp"
+#include "register.hpp"
 
 LOOM_PLUGIN((loom::PluginInfo{loom::kAbiVersion, "stats", loom::Family::cuda,
                               &loom::stats_plugin::register_kernels, nullptr}))

@@ -1,5 +1,5 @@
-// The stats plugin's table, included by stats.cpp after the host def header and by stats.cu
-// after the CUDA one.
+// The stats plugin's table, included by sums, args and counts (.cpp after the host def header,
+// .cu after the CUDA one).
 #pragma once
 #include <cstdint>
 
@@ -29,7 +29,10 @@ struct SumPartOf {
 };
 }  // namespace detail
 
-inline void register_kernels(loom::Registrar& reg) {
+// The table in three parts, each instantiated in a translation unit of its own in each half
+// (sums.*, args.*, counts.*; register.hpp): as one, the host half's file took 346 s to compile
+// under ASan, the last of CI's compiles to finish.
+inline void register_sums(loom::Registrar& reg) {
   using detail::SumPartOf;
   using loom::def::kernel;
   // Accumulating in float32 (float16 and float32 inputs, or dtype=float32) and in float64.
@@ -43,10 +46,16 @@ inline void register_kernels(loom::Registrar& reg) {
                                           "osum, ocount(r, c) = sums of chunk c of the partials");
   kernel<Finish<float, float16_t>, Finish<float, float>, Finish<double, double>>(
       reg, "stats_finish", "out(r) = mean, variance, standard deviation or sum from (sum, count)");
+}
+
+inline void register_args(loom::Registrar& reg) {
   detail::for_all<ArgPart>(reg, "stats_arg_part",
                            "pval, pidx(r, c) = extreme of chunk c of row r and its index");
   detail::for_all<ArgFold>(reg, "stats_arg_fold",
                            "oval, oidx(r, c) = extreme of chunk c of the partial extremes");
+}
+
+inline void register_counts(loom::Registrar& reg) {
   detail::for_ints<BincountShared>(reg, "stats_bincount_shared",
                                    "counts(x(i)) += 1, through a private copy per block");
   detail::for_ints<BincountGlobal>(reg, "stats_bincount_global", "counts(x(i)) += 1");

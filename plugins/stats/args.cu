@@ -1,0 +1,6 @@
+// The stats plugin's CUDA half: the args part of its table (table.hpp).
+#include "loom/def/kernel.cuh"
+#include "register.hpp"
+#include "table.hpp"
+
+void loom::stats_plugin::register_args_part(loom::Registrar& reg) { register_args(reg); }

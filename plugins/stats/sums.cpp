@@ -1,0 +1,6 @@
+// The stats plugin's host half: the sums part of its table (table.hpp).
+#include "loom/def/kernel.hpp"
+#include "register.hpp"
+#include "table.hpp"
+
+void loom::stats_plugin::register_sums_part(loom::Registrar& reg) { register_sums(reg); }
