@@ -72,11 +72,10 @@ bool pin_host_enabled() {
 
 void detail::pin_on_reuse(const Runtime& rt, Backend& b, const Array& a) {
   const auto& buf = a.buffer();
-  if (!buf || !buf->device().is_host() || buf->bytes() < kPinMinBytes || buf->pinned_in_place()) {
-    return;
-  }
+  if (!buf || !buf->device().is_host() || buf->bytes() < kPinMinBytes) return;
   // The first crossing only counts: an array that crosses once (a fresh result, a one-off
-  // input) is cheaper staged than locked. Exactly one call sees 2, so one call locks.
+  // input) is cheaper staged than locked. Exactly one call sees 2, so one call locks, and no
+  // other reads the lock meanwhile (a device set's parts cross at once).
   if (buf->note_crossing() != 2 || !pin_host_enabled()) return;
   std::shared_ptr<void> pin = b.pin_host(buf->data(), buf->bytes());
   if (!pin) return;  // the backend declined (its limit, or the driver): staging, as before
