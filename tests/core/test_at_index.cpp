@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "host_runtime.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
 
@@ -16,19 +17,8 @@ namespace {
 using V = std::vector<double>;
 using I64 = std::vector<std::int64_t>;
 
-Runtime& rt() {
-  static Runtime r(RuntimeOptions{.plugin_path = {LOOM_TEST_SERIAL_DIR, LOOM_TEST_GOOD_DIR},
-                                  .use_default_path = false});
-  return r;
-}
-
-std::vector<std::string> host_targets() {
-  std::vector<std::string> out;
-  for (const auto& t : rt().targets()) {
-    if ((t.target == "cpu" || t.target == "parallel") && t.available) out.push_back(t.target);
-  }
-  return out;
-}
+using loom::test::host_targets;
+using loom::test::rt;
 
 Array iota(Shape shape) {
   return arange(0.0, static_cast<double>(shape_size(shape)), 1.0).reshape(shape);

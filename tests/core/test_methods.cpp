@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "host_runtime.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
 
@@ -23,19 +24,8 @@ using I64 = std::vector<std::int64_t>;
 using U64 = std::vector<std::uint64_t>;
 
 // Every library of the build's lib/loom (serial, math, tbb when built) and the test ops.
-Runtime& rt() {
-  static Runtime r(RuntimeOptions{.plugin_path = {LOOM_TEST_SERIAL_DIR, LOOM_TEST_GOOD_DIR},
-                                  .use_default_path = false});
-  return r;
-}
-
-std::vector<std::string> host_targets() {
-  std::vector<std::string> out;
-  for (const auto& t : rt().targets()) {
-    if ((t.target == "cpu" || t.target == "parallel") && t.available) out.push_back(t.target);
-  }
-  return out;
-}
+using loom::test::host_targets;
+using loom::test::rt;
 
 bool same_bytes(const Array& a, const Array& b) {
   const Array ca = a.copy(), cb = b.copy();

@@ -9,25 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "host_runtime.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
 
 namespace loom {
 namespace {
 
-Runtime& rt() {
-  static Runtime r(RuntimeOptions{.plugin_path = {LOOM_TEST_SERIAL_DIR, LOOM_TEST_GOOD_DIR},
-                                  .use_default_path = false});
-  return r;
-}
-
-std::vector<std::string> host_targets() {
-  std::vector<std::string> out;
-  for (const auto& t : rt().targets()) {
-    if ((t.target == "cpu" || t.target == "parallel") && t.available) out.push_back(t.target);
-  }
-  return out;
-}
+using loom::test::host_targets;
+using loom::test::rt;
 
 // a = 0.1 i, b = 1 / (i + 3) in dtype t: values whose sum and difference round.
 std::pair<Array, Array> inputs(std::int64_t n, DType t) {
