@@ -68,6 +68,27 @@ LOOM_HD inline Run run_of(std::int64_t chunk_first, std::int64_t chunk_end, std:
 #endif
 }
 
+// Calls use(i, load(i)) for each i of the run, in order. On a GPU the loads of kBatch visits are
+// issued before the first is used, so a thread has kBatch loads in flight instead of one (a
+// plain loop waits for each load before the next: 46 % of the H200's bandwidth for SumPart).
+// The visits and their order are the same, and so are the bits.
+inline constexpr int kBatch = 8;
+template <class Load, class Use>
+LOOM_HD void visit(const Run& run, Load load, Use use) {
+  std::int64_t i = run.first;
+#if defined(__CUDA_ARCH__)
+  using V = decltype(load(i));
+  for (; i + (kBatch - 1) * run.step < run.end; i += kBatch * run.step) {
+    V v[kBatch];
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) v[u] = load(i + u * run.step);
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) use(i + u * run.step, v[u]);
+  }
+#endif
+  for (; i < run.end; i += run.step) use(i, load(i));
+}
+
 // Folds each block's (sum, count) pairs held by its nt threads in the shared arrays s / m into
 // slot 0: a tree of halvings (BlockSum's, plugins/kernels/seeds.hpp), fixed by nt.
 template <class A>
@@ -104,22 +125,22 @@ struct SumPart {
         const Run run = run_of(cf, ce, tid, nt, k);
         A acc = A(0);
         std::int64_t cnt = 0;
+        const auto load = [&](std::int64_t i) { return to_acc<A>(x(r, i)); };
         if (flags == 0) {  // the common case: no test per element
-          for (std::int64_t i = run.first; i < run.end; i += run.step) acc += to_acc<A>(x(r, i));
+          visit(run, load, [&](std::int64_t, A v) { acc += v; });
           cnt = run.end > run.first ? (run.end - run.first + run.step - 1) / run.step : 0;
         } else {
           const A mid = (flags & kCenter) ? center(r) : A(0);
-          for (std::int64_t i = run.first; i < run.end; i += run.step) {
-            if ((flags & kMasked) && !mask(r, i)) continue;
-            A v = to_acc<A>(x(r, i));
-            if ((flags & kSkipNan) && v != v) continue;
+          visit(run, load, [&](std::int64_t i, A v) {
+            if ((flags & kMasked) && !mask(r, i)) return;
+            if ((flags & kSkipNan) && v != v) return;
             if (flags & kCenter) {
               v = v - mid;
               v = v * v;
             }
             acc += v;
             ++cnt;
-          }
+          });
         }
         s(tid) = acc;
         m(tid) = cnt;
@@ -151,10 +172,12 @@ struct SumFold {
         const Run run = run_of(cf, ce, tid, nt, k);
         A acc = A(0);
         std::int64_t cnt = 0;
-        for (std::int64_t i = run.first; i < run.end; i += run.step) {
-          acc += psum(r, i);
-          cnt += pc(r, i);
-        }
+        visit(
+            run, [&](std::int64_t i) { return psum(r, i); },
+            [&](std::int64_t i, A v) {
+              acc += v;
+              cnt += pc(r, i);
+            });
         s(tid) = acc;
         m(tid) = cnt;
       });
@@ -251,15 +274,16 @@ struct ArgPart {
         const Run run = run_of(cf, ce, tid, nt, k);
         T best{};
         std::int64_t bi = -1;
-        for (std::int64_t i = run.first; i < run.end; i += run.step) {
-          const T e = x(r, i);
-          const auto ke = key(e);
-          if (skip && ke != ke) continue;
-          if (bi < 0 || before(ke, i, key(best), bi, is_min)) {
-            best = e;
-            bi = i;
-          }
-        }
+        visit(
+            run, [&](std::int64_t i) { return x(r, i); },
+            [&](std::int64_t i, T e) {
+              const auto ke = key(e);
+              if (skip && ke != ke) return;
+              if (bi < 0 || before(ke, i, key(best), bi, is_min)) {
+                best = e;
+                bi = i;
+              }
+            });
         v(tid) = best;
         ix(tid) = bi;
       });
@@ -291,14 +315,22 @@ struct ArgFold {
         const Run run = run_of(cf, ce, tid, nt, k);
         T best{};
         std::int64_t bi = -1;
-        for (std::int64_t i = run.first; i < run.end; i += run.step) {
-          const std::int64_t j = pi(r, i);
-          if (j < 0) continue;
-          if (bi < 0 || before(key(pv(r, i)), j, key(best), bi, is_min)) {
-            best = pv(r, i);
-            bi = j;
-          }
-        }
+        struct Pair {
+          T v;
+          std::int64_t j;
+        };
+        visit(
+            run,
+            [&](std::int64_t i) {
+              return Pair{pv(r, i), pi(r, i)};
+            },
+            [&](std::int64_t, Pair p) {
+              if (p.j < 0) return;
+              if (bi < 0 || before(key(p.v), p.j, key(best), bi, is_min)) {
+                best = p.v;
+                bi = p.j;
+              }
+            });
         v(tid) = best;
         ix(tid) = bi;
       });

@@ -143,9 +143,10 @@ struct Chunking {
 // Threads a block and chunks a row for rows of length n (at least one chunk: an empty row's sum
 // is a block's zero). A GPU thread takes more elements than a host one: with 16, a block's fixed
 // tree and the fold launches cost more than its loads (mean of 2^26 float32 at 171 us on an
-// H200, 2.5x CuPy).
-Chunking chunking(std::int64_t n, const std::string& target) {
-  const std::int64_t k = device_target(target) ? kPerThreadDevice : kPerThread;
+// H200, 2.5x CuPy). A fold's partials are few: there a GPU thread takes 16, so that one block of
+// 256 threads folds 4096 of them (64 a thread, in a block of 64, took 28 us of latency).
+Chunking chunking(std::int64_t n, const std::string& target, bool fold = false) {
+  const std::int64_t k = device_target(target) && !fold ? kPerThreadDevice : kPerThread;
   std::int64_t nt = 1;
   while (nt < kThreads && nt * k < n) nt *= 2;
   const std::int64_t per = nt * k;
@@ -174,10 +175,9 @@ Sums row_sums(const Runtime& rt, const Array& rows, DType acc, std::int32_t flag
         pc = rt.empty({R, c.chunks}, DType::int64, target);
   if (R == 0) return {ps.reshape({0}), pc.reshape({0})};
   rt.kernel(acc == DType::float32 ? "stats_sum_part_f32" : "stats_sum_part_f64")
-      .launch(block_launch(R * c.chunks, c, item, target), rows, mask, center, flags, c.k,
-              ps, pc);
+      .launch(block_launch(R * c.chunks, c, item, target), rows, mask, center, flags, c.k, ps, pc);
   while (ps.shape()[1] > 1) {
-    c = chunking(ps.shape()[1], target);
+    c = chunking(ps.shape()[1], target, true);
     Array s2 = rt.empty({R, c.chunks}, acc, target),
           c2 = rt.empty({R, c.chunks}, DType::int64, target);
     rt.kernel("stats_sum_fold")
@@ -235,7 +235,8 @@ Array moments(const Runtime& rt, const std::string& who, const Array& a, const S
   const std::string target = target_of(rt, a, o.target);
   const Array rows = rows_of(rt, a, l, a.dtype(), target);
   std::int32_t flags = skipnan && is_float(a.dtype()) ? kSkipNan : 0;
-  Array mask = on_target(rt, Array(true).reshape({1, 1}), target);
+  // Read only with kMasked: without where= an unset placeholder (no copy to the device a call).
+  Array mask = rt.empty({1, 1}, DType::bool_, target);
   if (o.where) {
     mask = rows_of(rt, o.where->broadcast_to(a.shape()), l, DType::bool_, target);
     flags |= kMasked;
@@ -314,12 +315,12 @@ Array arg(const Runtime& rt, const std::string& who, const Array& a, const ArgOp
     rt.kernel("stats_arg_part")
         .launch(block_launch(R * c.chunks, c, item, target), rows, flags, c.k, pv, pi);
     while (pv.shape()[1] > 1) {
-      c = chunking(pv.shape()[1], target);
+      c = chunking(pv.shape()[1], target, true);
       Array v2 = rt.empty({R, c.chunks}, a.dtype(), target);
       Array i2 = rt.empty({R, c.chunks}, DType::int64, target);
       rt.kernel("stats_arg_fold")
-          .launch(block_launch(R * c.chunks, c, item, target), pv, pi, flags & kArgMin, c.k,
-                  v2, i2);
+          .launch(block_launch(R * c.chunks, c, item, target), pv, pi, flags & kArgMin, c.k, v2,
+                  i2);
       pv = v2;
       pi = i2;
     }
@@ -481,9 +482,8 @@ Array weighted_counts(const Runtime& rt, const Array& x, const Array& w, const A
   rt.kernel("stats_weighted_part")
       .launch({.size = chunks, .target = target}, x, w, edges, norm, hist, per, part);
   const Array cols = contiguous(rt, part.transpose(), DType::float64, target);
-  const Sums s =
-      row_sums(rt, cols, DType::float64, 0, on_target(rt, Array(true).reshape({1, 1}), target),
-               rt.empty({1}, DType::float64, target), target);
+  const Sums s = row_sums(rt, cols, DType::float64, 0, rt.empty({1, 1}, DType::bool_, target),
+                          rt.empty({1}, DType::float64, target), target);
   return s.sum;
 }
 
