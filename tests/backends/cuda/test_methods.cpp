@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "helpers.hpp"
 
@@ -452,6 +455,54 @@ TEST(CudaMethods, AtWithTrailingDimsAndScalarIndex) {
     const auto [g4, w4] =
         run_at("add", a0, Array(std::int64_t{-3}), values({7, 3}, DType::int64, 42), mem);
     EXPECT_TRUE(same_bits(g4, w4)) << name(mem);
+  }
+}
+
+// NumPy's full index (a tuple of index arrays, slices, a 1-d bool array) on cuda: the same
+// integers as cpu's, whose values test_at_index.cpp checks against NumPy. The index arrays
+// travel as a or b do (host arrays or device arrays).
+TEST(CudaMethods, AtWithAnIndexTupleEqualsCpu) {
+  REQUIRE_CUDA();
+  using Index = std::vector<loom::AtIndex>;
+  const auto run = [](const char* op, const Array& a0, const Index& index, const Array& b,
+                      Mem mem) {
+    Array cpu = a0.copy();
+    uf(op).at(cpu, index, b, {.target = "cpu"});
+    Array dev = put(a0.copy(), mem);
+    Index moved;
+    for (const loom::AtIndex& i : index) {
+      if (const Array* arr = std::get_if<Array>(&i)) {
+        moved.emplace_back(put(*arr, mem));
+      } else {
+        moved.push_back(i);
+      }
+    }
+    uf(op).at(dev, moved, put(b, mem), {.target = "cuda"});
+    return std::pair{back(dev), cpu};
+  };
+  const std::vector<bool> keep{true, false, true, true, false};
+  for (Mem mem : {Mem::host, Mem::device}) {
+    const Array a0 = values({40, 30}, DType::int64, 60);
+    const Array rows = random_indices(5000, 40, 61, true), cols = random_indices(5000, 30, 62);
+    for (const char* op : {"add", "subtract", "maximum"}) {
+      // A pair of index arrays: one update per (row, col) pair, repeats included.
+      const auto [g1, w1] = run(op, a0, {rows, cols}, values({5000}, DType::int64, 63), mem);
+      EXPECT_TRUE(same_bits(g1, w1)) << op << " (rows, cols), " << name(mem);
+    }
+    // A column of rows against a row of columns: the index arrays broadcast to (4, 3).
+    const auto [g2, w2] =
+        run("add", a0, {random_indices(4, 40, 64).reshape({4, 1}), random_indices(3, 30, 65)},
+            values({4, 3}, DType::int64, 66), mem);
+    EXPECT_TRUE(same_bits(g2, w2)) << "broadcast index arrays, " << name(mem);
+    // A stepped slice before an index array: b's dims take the indexed axis's place.
+    const auto [g3, w3] = run("add", a0, {loom::Slice{.start = 1, .stop = -2, .step = 3}, cols},
+                              values({5000}, DType::int64, 67), mem);
+    EXPECT_TRUE(same_bits(g3, w3)) << "(slice, cols), " << name(mem);
+    // A 1-d bool array picks its true rows; the other axis whole.
+    const Array b5 = values({5, 30}, DType::int64, 68);
+    const auto [g4, w4] = run("add", a0.slice(0, 0, 5).copy(), {loom::from_vector(keep)},
+                              b5.slice(0, 0, 3).copy(), mem);
+    EXPECT_TRUE(same_bits(g4, w4)) << "bool rows, " << name(mem);
   }
 }
 
