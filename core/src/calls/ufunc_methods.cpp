@@ -2,11 +2,12 @@
 // target. The rules, and where they differ from NumPy's, are in docs/methods.md.
 #include <algorithm>
 #include <string_view>
+#include <vector>
 
+#include "calls/methods_common.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
-#include "calls/methods_common.hpp"
 
 namespace loom {
 
@@ -181,6 +182,14 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
   // Segment i starts from its first element and folds the rest of [idx[i], idx[i+1]) in order
   // (NumPy: an index not below the next one gives that element alone; the last runs to the end).
   const std::int64_t m = static_cast<std::int64_t>(idx.size());
+  // The reduced axis last, so that each segment folds along it (in the loop's fold type, rounded
+  // once: NumPy's float16 divide keeps its quotient in float) rather than as elementwise steps
+  // over the other axes, which round every step.
+  std::vector<int> last;
+  for (int k = 0; k < x.ndim(); ++k) {
+    if (k != ax) last.push_back(k);
+  }
+  last.push_back(ax);
   for (std::int64_t i = 0; i < m; ++i) {
     const std::int64_t s0 = idx[i];
     const std::int64_t s1 = i + 1 < m ? (idx[i + 1] > s0 ? idx[i + 1] : s0 + 1) : n;
@@ -189,8 +198,8 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
     if (s1 - s0 < 2) continue;
     const Array part = xin.slice(ax, s0 + 1, s1);
     if (part.size() == 0) continue;
-    const Array ops[] = {into.broadcast_to(part.shape()), part};
-    ReduceCall call{StridedIter::make(ops, part.shape()), &impl, dt, t.stream.native()};
+    const Array ops[] = {into.broadcast_to(part.shape()).transpose(last), part.transpose(last)};
+    ReduceCall call{StridedIter::make(ops, ops[1].shape()), &impl, dt, t.stream.native()};
     call.ordered = !op.reorderable;
     t.backend->run_reduce(call, t.device);
   }
