@@ -709,7 +709,34 @@ def cast_undefined(case, res, op, loop):
         if op in ("floor_divide", "remainder", "fmod") and through_float and a.size and \
                 np.any(a == 0):
             return True
-    return float_loop and float_result_leaves(case, op, sinks)
+    return float_loop and (float_result_leaves(case, op, sinks) or
+                           method_result_leaves(case, op, loop, sinks))
+
+
+def method_result_leaves(case, op, loop, sinks):
+    """The same for accumulate and reduce through a float loop: a partial result that is not
+    finite or lies outside int64's range, bound for an integer sink (seed 371064064, case 5211:
+    divide.accumulate of float16 into an int8 out=, where 316.5 / -0.00857 / -0.00061 overflows
+    float16 to inf; x86 gives 0 there, loom -1). NumPy's method on the case's input in the loop
+    dtype, without out=."""
+    method = case.c.get("method")
+    uf = getattr(np, op, None)
+    if method not in ("accumulate", "reduce") or uf is None or len(case.inputs) != 1 or \
+            not any(s.kind in "iu" for s in sinks):
+        return False
+    kw = {k: case.kw[k] for k in ("axis", "initial", "where") if k in case.kw}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                v = np.asarray(getattr(uf, method)(case.inputs[0], dtype=loop, **kw))
+                if v.dtype.kind == "c":
+                    v = v.real
+                v = np.asarray(v, dtype=np.float64)
+                return bool(v.size) and \
+                    (not np.all(np.isfinite(v)) or np.max(np.abs(v)) >= 2.0 ** 63)
+    except Exception:
+        return False
 
 
 def float_result_leaves(case, op, sinks):
