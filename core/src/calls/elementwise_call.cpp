@@ -10,25 +10,6 @@
 
 namespace loom::detail {
 
-Arrays finish_outputs(const Target& t, const OutSlots& slots, const CallOptions& o) {
-  Arrays res;
-  for (const auto& s : slots) {
-    if (s.out) {
-      if (o.where) {
-        Array m = *o.where;
-        if (!s.out->device().is_host()) m = t.to_device(m);
-        t.copy_where(s.target, *s.out, m);
-      } else {
-        t.copy(s.target, *s.out);
-      }
-      res.push_back(*s.out);
-    } else {
-      res.push_back(s.target);
-    }
-  }
-  return res;
-}
-
 Arrays call_ufunc(const OpDesc& op, const Target& t, const Loop& loop,
                   std::span<const Array> inputs, const CallOptions& o) {
   SmallVec<Shape, 4> shapes;

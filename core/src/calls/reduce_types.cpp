@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "loom/strided.hpp"
+#include "ops/pick_loop.hpp"
 
 namespace loom::detail {
 

@@ -10,6 +10,7 @@
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
 #include "loom/type_resolution.hpp"
+#include "ops/pick_loop.hpp"
 #include "runtime/call_common.hpp"
 #include "runtime/device_set.hpp"
 #include "runtime/gufunc_plan.hpp"

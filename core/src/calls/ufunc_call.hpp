@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include "calls/call_outputs.hpp"
 #include "runtime/call_common.hpp"
 
 namespace loom::detail {
@@ -21,8 +22,5 @@ Arrays call_ufunc(const OpDesc& op, const Target& t, const Loop& loop,
 // A gufunc's: core dimensions bound from the layout and the operands, then its loop.
 Arrays call_gufunc(const OpDesc& op, const Target& t, const Loop& loop,
                    std::span<const Array> inputs, const CallOptions& o);
-
-// Fills out= arrays that were computed elsewhere (casting, where=).
-Arrays finish_outputs(const Target& t, const OutSlots& slots, const CallOptions& o);
 
 }  // namespace loom::detail
