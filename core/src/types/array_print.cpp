@@ -160,7 +160,12 @@ std::string format_rec(const Array& a, const std::function<std::string(const cha
     for (std::int64_t i = trail; i > 1; --i) s += indent + sub(n - i) + line_sep;
     s += indent + sub(n - 1);
   }
-  return "[" + s.substr(indent.size()) + "]";
+  // Appended, not "[" + std::string: the split of this file changed GCC 12's inlining enough for
+  // that to trip -Wrestrict (PR 105329) here and below.
+  std::string r = "[";
+  r += s.substr(indent.size());
+  r += "]";
+  return r;
 }
 
 std::string array_body(const Array& a, const std::string& sep, const std::string& prefix,
@@ -168,8 +173,7 @@ std::string array_body(const Array& a, const std::string& sep, const std::string
   if (a.size() == 0) return "[]";
   const bool summary = a.size() > kThreshold;
   const auto fmt = element_format(a, summary);
-  return format_rec(a, fmt, a.data(), 0, " " + std::string(prefix.size(), ' '), width, sep,
-                    summary);
+  return format_rec(a, fmt, a.data(), 0, std::string(prefix.size() + 1, ' '), width, sep, summary);
 }
 
 std::string scalar_str(const Array& a) {
@@ -189,7 +193,11 @@ std::string scalar_str(const Array& a) {
       std::string is = scalar_float(im, part_dtype(t), true);
       if (re == 0 && !std::signbit(re)) return is + "j";
       if (is[0] != '-') is = "+" + is;
-      return "(" + scalar_float(re, part_dtype(t), true) + is + "j)";
+      std::string r = "(";
+      r += scalar_float(re, part_dtype(t), true);
+      r += is;
+      r += "j)";
+      return r;
     }
   }
   return {};
@@ -230,7 +238,9 @@ std::string repr(const Array& a) {
   const auto nl = out.rfind('\n');
   const std::size_t last = out.size() - (nl == std::string::npos ? 0 : nl + 1);
   const bool wrap = static_cast<int>(last + extra.size() + 1) > kLineWidth;
-  return out + (wrap ? "\n" + std::string(prefix.size(), ' ') : " ") + extra;
+  std::string gap = wrap ? "\n" : " ";
+  if (wrap) gap.append(prefix.size(), ' ');
+  return out + gap + extra;
 }
 
 std::ostream& operator<<(std::ostream& os, const Array& a) { return os << format(a); }
