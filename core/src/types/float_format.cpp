@@ -76,7 +76,8 @@ Digits rounded(double x, bool scientific, int frac) {
 // (Dragon4's unique digits, cut off and rounded at the precision), trailing zeros trimmed.
 void positional_parts(double ax, DType t, std::string& ip, std::string& fp) {
   if (ax == 0) {
-    ip = "0";
+    // assign(1, '0'), not = "0": GCC 12 warns -Wrestrict on the latter here (PR 105651).
+    ip.assign(1, '0');
     fp.clear();
     return;
   }
@@ -90,7 +91,7 @@ void positional_parts(double ax, DType t, std::string& ip, std::string& fp) {
     if (n < g.exp + 1) ip.append(g.exp + 1 - n, '0');
     fp = n > g.exp + 1 ? g.d.substr(g.exp + 1) : "";
   } else {
-    ip = "0";
+    ip.assign(1, '0');
     fp = std::string(-g.exp - 1, '0') + g.d;
   }
   while (!fp.empty() && fp.back() == '0') fp.pop_back();
@@ -102,7 +103,7 @@ void positional_parts(double ax, DType t, std::string& ip, std::string& fp) {
 // kPrecision fractional digits, trailing zeros trimmed.
 void scientific_parts(double ax, DType t, std::string& ip, std::string& fp, int& exp) {
   if (ax == 0) {
-    ip = "0";
+    ip.assign(1, '0');
     fp.clear();
     exp = 0;
     return;
@@ -207,7 +208,7 @@ std::string scalar_float(double v, DType t, bool trim_to_int) {
       ip = g.d.substr(0, std::min(n, g.exp + 1)) + std::string(std::max(0, g.exp + 1 - n), '0');
       fp = n > g.exp + 1 ? g.d.substr(g.exp + 1) : "";
     } else {
-      ip = "0";
+      ip.assign(1, '0');
       fp = std::string(-g.exp - 1, '0') + g.d;
     }
     if (fp.empty()) return sign + ip + (trim_to_int ? "" : ".0");
