@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "calls/methods_common.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/exec.hpp"
-#include "calls/methods_common.hpp"
+#include "ops/pick_loop.hpp"
 
 namespace loom {
 

@@ -1,169 +1,27 @@
 // The threads of one host block as fibers (Boost.Context) on the calling OS thread, so that
 // syncthreads() can suspend a thread until every thread of its block has arrived, and a warp
-// function until every lane of its mask has called it. Stacks come from a per-OS-thread pool
-// with guard pages and are reused from block to block.
-#include <sys/mman.h>
-#include <unistd.h>
-
+// function until every lane of its mask has called it (the waits themselves: warp_calls.cpp).
+// Stacks come from a per-OS-thread pool with guard pages and are reused from block to block
+// (fiber_stacks.cpp).
 #include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <cstddef>
-#include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
+#include "kernels/block_sync.hpp"
+#include "kernels/fiber_asan.hpp"
+#include "kernels/fiber_stacks.hpp"
 #include "kernels/kernel_watchdog.hpp"
-#include "kernels/shared_check.hpp"
 #include "loom/error.hpp"
 #include "loom/kernel_host.hpp"
-
-// AddressSanitizer must be told of every switch between stacks, or it reports false errors on
-// fiber stacks; Boost 1.74's fcontext fibers do not tell it, so the switches here do.
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#define LOOM_ASAN_FIBERS 1
-#else
-#define LOOM_ASAN_FIBERS 0
-#endif
 
 namespace ctx = boost::context;
 
 namespace loom::detail {
 
-// What a lane waiting in a warp function asked for (written by warp_call before it switches back
-// to the scheduler), and what it gets (written by the scheduler when the call completes).
-struct LaneCall {
-  WarpOp op = WarpOp::syncwarp;
-  std::uint32_t bytes = 0;  // a shuffled value's size
-  std::uint32_t mask = 0;
-  std::int32_t b = 0, width = kWarpSize;  // a shuffle's lane operand and segment width
-  std::uint64_t bits = 0;                 // the value, or the predicate
-  std::uint64_t result = 0;
-};
-
-struct BlockSync {
-  ctx::fiber* scheduler = nullptr;    // the running fiber's way back to run_block_fibers
-  bool aborting = false;              // a thread failed: waiting threads unwind instead of going on
-  const void* main_bottom = nullptr;  // the scheduler's stack, for ASan
-  std::size_t main_size = 0;
-  // What the thread that just switched back to the scheduler waits for.
-  enum class Wait : std::uint8_t { block, warp } wait = Wait::block;
-  bool warps = false;  // the kernel declared uses_syncthreads: warp functions may wait
-  std::int64_t nthreads = 0;
-  std::vector<LaneCall> calls;  // one per thread, when warps
-  // For the race checker of checked launches (shared_check.cpp): the block barriers passed, and
-  // per warp the syncwarp calls completed and the mask of the last.
-  std::uint32_t barriers = 0;
-  std::vector<std::uint32_t> warp_syncs, warp_sync_masks;
-};
-
-std::uint32_t block_barriers(const BlockSync* s) { return s->barriers; }
-std::uint32_t warp_syncs(const BlockSync* s, std::int64_t warp, std::uint32_t* mask) {
-  const auto w = static_cast<std::size_t>(warp);
-  if (w >= s->warp_syncs.size()) return *mask = 0, 0;
-  *mask = s->warp_sync_masks[w];
-  return s->warp_syncs[w];
-}
-
 namespace {
-
-// Thrown inside a waiting thread when its block is abandoned, so that its stack unwinds the
-// ordinary way (destructors run) before the fiber ends.
-struct BlockAbort {};
-
-// Switch notes for ASan around a switch away from the current stack (to `bottom`/`size`;
-// fake == nullptr when the current fiber is ending) and after arriving back.
-inline void leaving(void** fake, const void* bottom, std::size_t size) {
-#if LOOM_ASAN_FIBERS
-  __sanitizer_start_switch_fiber(fake, bottom, size);
-#else
-  (void)fake, (void)bottom, (void)size;
-#endif
-}
-inline void arrived(void* fake, const void** from_bottom, std::size_t* from_size) {
-#if LOOM_ASAN_FIBERS
-  __sanitizer_finish_switch_fiber(fake, from_bottom, from_size);
-#else
-  (void)fake, (void)from_bottom, (void)from_size;
-#endif
-}
-
-// Switches from the running thread back to the scheduler; returns when the scheduler resumes it.
-void suspend(BlockSync* s) {
-  ctx::fiber* back = s->scheduler;
-  void* fake = nullptr;
-  leaving(&fake, s->main_bottom, s->main_size);
-  *back = std::move(*back).resume();
-  arrived(fake, &s->main_bottom, &s->main_size);
-  s->scheduler = back;
-  if (s->aborting) throw BlockAbort{};
-}
-
-const char* op_name(WarpOp op) {
-  switch (op) {
-    case WarpOp::activemask:
-      return "activemask";
-    case WarpOp::syncwarp:
-      return "syncwarp";
-    case WarpOp::shfl_idx:
-      return "shfl_sync";
-    case WarpOp::shfl_up:
-      return "shfl_up_sync";
-    case WarpOp::shfl_down:
-      return "shfl_down_sync";
-    case WarpOp::shfl_xor:
-      return "shfl_xor_sync";
-    case WarpOp::ballot:
-      return "ballot_sync";
-    case WarpOp::all:
-      return "all_sync";
-    case WarpOp::any:
-      return "any_sync";
-  }
-  return "?";
-}
-bool is_shuffle(WarpOp op) {
-  return op == WarpOp::shfl_idx || op == WarpOp::shfl_up || op == WarpOp::shfl_down ||
-         op == WarpOp::shfl_xor;
-}
-
-std::string hex_mask(std::uint32_t m) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", m);
-  return buf;
-}
-std::string dim_str(const Dim3& d) {
-  std::string s = "(";  // appended: g++ 12 warns (-Wrestrict) on "(" + std::string
-  s += std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
-  return s;
-}
-// "lane 3" / "lanes 0-2, 5, 7": the lanes of a mask, runs as ranges.
-std::string lanes_str(std::uint32_t lanes) {
-  std::string s;
-  for (int k = 0; k < kWarpSize; ++k) {
-    if (!(lanes >> k & 1)) continue;
-    int e = k;
-    while (e + 1 < kWarpSize && (lanes >> (e + 1) & 1)) ++e;
-    if (!s.empty()) s += ", ";
-    s += std::to_string(k);
-    if (e > k) s += '-', s += std::to_string(e);
-    k = e;
-  }
-  return std::string(__builtin_popcount(lanes) == 1 ? "lane " : "lanes ") + s;
-}
-// A call as its messages name it: "shfl_sync(mask 0x0000ffff)", "activemask()".
-std::string call_str(const LaneCall& c) {
-  return std::string(op_name(c.op)) +
-         (c.op == WarpOp::activemask ? std::string("()") : "(mask " + hex_mask(c.mask) + ")");
-}
-
-// The lanes of warp w that exist in a block of n threads (all 32 but in a partial last warp).
-std::uint32_t lanes_present(std::int64_t n, std::int64_t w) {
-  const std::int64_t k = n - w * kWarpSize;
-  return k >= kWarpSize ? kFullMask : (std::uint32_t{1} << k) - 1;
-}
 
 // The lane whose value a shuffle gives `lane`: PTX's shfl.sync rule (what CUDA's __shfl*_sync
 // compile to): the operand's low 5 bits, and CUDA's clamp operand for segments of `width` lanes;
@@ -192,132 +50,6 @@ int shuffle_source(WarpOp op, int lane, std::int32_t b, std::int32_t width) {
   }
   return ok ? j : lane;
 }
-
-}  // namespace
-
-void block_sync(BlockSync* s) {
-  s->wait = BlockSync::Wait::block;
-  suspend(s);
-}
-
-namespace {
-
-// A call CUDA leaves undefined that the calling lane shows on its own: the reason, or nullptr.
-// Out of line, so that warp_call's frame stays small (its switches are the hot path).
-[[gnu::cold, gnu::noinline]] void check_warp_call(const ThreadCtx& t, const LaneCall& c,
-                                                  std::int64_t nthreads) {
-  const std::int64_t rank = t.thread_rank(), w = rank / kWarpSize;
-  const int lane = static_cast<int>(rank % kWarpSize);
-  const std::uint32_t present = lanes_present(nthreads, w);
-  std::string why;
-  if (c.op != WarpOp::activemask && !(c.mask >> lane & 1)) {
-    why = "the mask does not name the calling lane";
-  } else if (c.op != WarpOp::activemask && (c.mask & ~present)) {
-    why = "the mask names " + lanes_str(c.mask & ~present) + ", which warp " + std::to_string(w) +
-          " does not have (a block of " + std::to_string(nthreads) +
-          " threads; the warp's lanes are " + hex_mask(present) + ")";
-  } else if (is_shuffle(c.op)) {
-    why = "width " + std::to_string(c.width) + " is not a power of two from 1 to 32";
-  }
-  throw KernelError(call_str(c) + " called by thread " + dim_str(t.threadIdx) + " of block " +
-                    dim_str(t.blockIdx) + " (warp " + std::to_string(w) + ", lane " +
-                    std::to_string(lane) + "): " + why + "; undefined behaviour in CUDA");
-}
-
-[[gnu::cold, gnu::noinline, noreturn]] void warp_undeclared(WarpOp op) {
-  throw KernelError(std::string(op_name(op)) +
-                    "() called by a kernel that does not declare `static constexpr bool "
-                    "uses_syncthreads = true;`: on host targets a warp function waits for the "
-                    "other lanes of its warp, which only such kernels' threads (fibers) can do "
-                    "(block kernels cannot use warp functions on the host)");
-}
-
-}  // namespace
-
-std::uint64_t warp_call(const ThreadCtx& t, WarpOp op, std::uint32_t mask, std::uint64_t bits,
-                        std::int32_t b, std::int32_t width, std::uint32_t value_bytes) {
-  BlockSync* s = t.sync;
-  if (!s || !s->warps) warp_undeclared(op);
-  const std::int64_t rank = t.thread_rank();
-  const LaneCall c{op, value_bytes, mask, b, width, bits, 0};
-  const std::uint32_t present = lanes_present(s->nthreads, rank / kWarpSize);
-  const bool bad_mask =
-      op != WarpOp::activemask && (!(mask >> (rank % kWarpSize) & 1) || (mask & ~present));
-  const bool bad_width =
-      is_shuffle(op) && (width < 1 || width > kWarpSize || (width & (width - 1)));
-  if (bad_mask || bad_width) check_warp_call(t, c, s->nthreads);
-  s->calls[static_cast<std::size_t>(rank)] = c;
-  s->wait = BlockSync::Wait::warp;
-  suspend(s);
-  return s->calls[static_cast<std::size_t>(rank)].result;
-}
-
-namespace {
-
-// Below each stack: PROT_NONE pages (address space only). Plugins built with loom_add_plugin probe
-// every page of a frame (-fstack-clash-protection), so one page would do for them; 64 KiB also
-// stops a frame up to that size in a plugin built without the flag (docs/kernels.md).
-constexpr std::size_t kGuardBytes = 64 * 1024;
-
-std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
-
-// Stacks of one size with a guard below each, kept for the life of the OS thread; a launch
-// asking for another size maps them again.
-class StackPool {
- public:
-  ~StackPool() { release(); }
-  // Stack i (0-based) of this OS thread, of `bytes` (a multiple of the page), made on first use.
-  ctx::stack_context get(std::size_t i, std::size_t bytes) {
-    if (bytes != bytes_) {
-      release();
-      bytes_ = bytes;
-    }
-    while (stacks_.size() <= i) {
-      void* p = mmap(nullptr, total(), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-      if (p == MAP_FAILED) {
-        throw KernelError("could not map a " + std::to_string(bytes_) +
-                          "-byte stack for kernel thread " + std::to_string(i) +
-                          " of a block (host targets run threads that use syncthreads as fibers)");
-      }
-#if LOOM_ASAN_FIBERS
-      // Fibers end without returning from their first frames, so ASan's shadow of an unmapped
-      // stack keeps their redzones: clear it for memory that may reuse those addresses.
-      __asan_unpoison_memory_region(p, total());
-#endif
-      if (mprotect(p, guard(), PROT_NONE) != 0) {  // never run without the guard
-        munmap(p, total());
-        throw KernelError("could not protect the guard below kernel thread " + std::to_string(i) +
-                          "'s fiber stack");
-      }
-      stacks_.push_back(p);
-    }
-    ctx::stack_context sc;
-    sc.size = bytes_;
-    sc.sp = static_cast<char*>(stacks_[i]) + total();
-    return sc;
-  }
-
- private:
-  static std::size_t guard() { return std::max(kGuardBytes, page_size()); }
-  std::size_t total() const { return bytes_ + guard(); }
-  void release() {
-    for (void* p : stacks_) munmap(p, total());
-    stacks_.clear();
-  }
-  std::size_t bytes_ = 0;
-  std::vector<void*> stacks_;
-};
-
-// The pool owns the memory: a finished fiber gives nothing back.
-struct PooledStack {
-  ctx::stack_context allocate() { return {}; }
-  void deallocate(ctx::stack_context&) noexcept {}
-};
-
-}  // namespace
-
-namespace {
 
 // The scheduler's view of the warps of a block whose kernel may call warp functions: per warp, a
 // bit per lane in each state. A lane not in any of them is running or queued to run.

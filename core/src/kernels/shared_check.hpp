@@ -36,8 +36,9 @@ struct SharedCheckRecord {
 // last barrier; ..." (the record must hold a finding: flag set).
 std::string shared_check_error(const KernelCall& c, const SharedCheckRecord& r);
 
-// The fibers' counts the checker reads (block_fibers.cpp): block barriers passed, and a warp's
-// completed syncwarp calls (and in *mask, the mask of the last).
+// The fibers' counts the checker reads (kept by block_fibers.cpp's scheduler, read in
+// warp_calls.cpp): block barriers passed, and a warp's completed syncwarp calls (and in *mask,
+// the mask of the last).
 std::uint32_t block_barriers(const BlockSync* s);
 std::uint32_t warp_syncs(const BlockSync* s, std::int64_t warp, std::uint32_t* mask);
 

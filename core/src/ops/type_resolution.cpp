@@ -1,10 +1,13 @@
-// NumPy's linear_search_type_resolver, with NEP 50 weak scalars and a per-op cache.
+// NumPy's linear_search_type_resolver, with NEP 50 weak scalars and a per-op cache; and the loop
+// for a call's input arrays (pick_loop).
 #include "loom/type_resolution.hpp"
 
 #include <algorithm>
 #include <mutex>
 
 #include "loom/error.hpp"
+#include "loom/small_vector.hpp"
+#include "ops/pick_loop.hpp"
 
 namespace loom {
 
@@ -240,3 +243,24 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
 }
 
 }  // namespace loom
+
+namespace loom::detail {
+
+const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
+                      std::optional<DType> dtype, const std::string& signature, Casting casting) {
+  SmallVec<DType, 8> dts;
+  SmallVec<char, 8> weak;
+  for (const auto& a : inputs) {
+    dts.push_back(a.dtype());
+    weak.push_back(a.weak());
+  }
+  ResolveRequest r{family,
+                   std::span<const DType>(dts.data(), dts.size()),
+                   std::span<const bool>(reinterpret_cast<const bool*>(weak.data()), weak.size()),
+                   dtype,
+                   signature,
+                   casting};
+  return op.loops[resolve_loop(op, r)];
+}
+
+}  // namespace loom::detail

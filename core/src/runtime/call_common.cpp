@@ -1,4 +1,5 @@
-// Shared steps of ufunc, gufunc and reduce calls.
+// What every call shares: its target (where it runs; the arrays' devices checked against it) and
+// the moves and casts of its arrays there.
 #include "runtime/call_common.hpp"
 
 #include "loom/aliasing.hpp"
@@ -87,64 +88,6 @@ void Target::copy_where(const Array& src, const Array& dst, const Array& mask) c
   CastCall c{StridedIter::make(ops, shape), src.dtype(), dst.dtype(), stream.native()};
   c.masked = true;
   if (shape_size(shape) > 0) backend->cast(c, device);
-}
-
-const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
-                      std::optional<DType> dtype, const std::string& signature, Casting casting) {
-  SmallVec<DType, 8> dts;
-  SmallVec<char, 8> weak;
-  for (const auto& a : inputs) {
-    dts.push_back(a.dtype());
-    weak.push_back(a.weak());
-  }
-  ResolveRequest r{family,
-                   std::span<const DType>(dts.data(), dts.size()),
-                   std::span<const bool>(reinterpret_cast<const bool*>(weak.data()), weak.size()),
-                   dtype,
-                   signature,
-                   casting};
-  return op.loops[resolve_loop(op, r)];
-}
-
-OutSlot make_out_slot(const Target& t, const OpDesc& op, int k, DType loop_dtype,
-                      const Shape& shape, const Array* given, Casting casting, bool masked) {
-  // where= without out=: the loop writes a scratch array and the masked-in elements go into a
-  // zero-filled result (documented: zeros where the mask is false).
-  if (!given) {
-    if (masked) return {t.alloc(shape, loop_dtype, false), t.alloc(shape, loop_dtype, true)};
-    return {t.alloc(shape, loop_dtype, false), {}};
-  }
-  if (given->shape() != shape) {
-    throw ShapeError(std::string(name(op.kind)) + " '" + op.name + "': out= array " +
-                     std::to_string(k) + " has shape " + shape_str(given->shape()) +
-                     " but the result has shape " + shape_str(shape));
-  }
-  if (!can_cast(loop_dtype, given->dtype(), casting)) {
-    throw TypeError(std::string(name(op.kind)) + " '" + op.name + "': cannot cast output " +
-                    std::to_string(k) + " from " + std::string(name(loop_dtype)) +
-                    " to out= dtype " + std::string(name(given->dtype())) + " with casting rule '" +
-                    std::string(name(casting)) + "'");
-  }
-  // Written in place only where the loop can write it: same dtype, and in the call's memory.
-  const bool here = given->device().is_host() != t.device_mode;
-  if (given->dtype() == loop_dtype && !masked && here) return {*given, {}};
-  return {t.alloc(shape, loop_dtype, false), *given};
-}
-
-void resolve_overlap(const Target& t, Arrays& inputs, const OutSlots& outs, bool identical_ok) {
-  for (auto& in : inputs) {
-    for (const auto& o : outs) {
-      // By address, not by buffer: two wraps of one memory overlap too.
-      const Array& w = o.target;
-      if (!may_share_memory(in, w) || (identical_ok && same_elements(in, w))) continue;
-      Array c = in.device().is_host()
-                    ? empty(in.shape(), in.dtype())
-                    : t.rt->empty(in.shape(), in.dtype(), in.device().str(), t.stream);
-      t.copy(in, c);
-      in = c;
-      break;
-    }
-  }
 }
 
 }  // namespace loom::detail

@@ -1,5 +1,6 @@
-// Steps every call shares: target and device checks, loop choice, input casts, outputs (out=,
-// casting back, overlap with inputs). Internal to the core.
+// What every call shares: its Target (where it runs, and how its arrays move and cast there) and
+// the checks that pick it. A ufunc's loop: ops/pick_loop.hpp; its out= arrays:
+// calls/call_outputs.hpp. Internal to the core.
 #pragma once
 #include <span>
 #include <string>
@@ -40,25 +41,5 @@ Target pick_target(const Runtime& rt, const std::string& target, const OpDesc& o
 Target pick_target(const Runtime& rt, const std::string& target, const std::string& what,
                    std::span<const Array* const> arrays, const Stream& stream = {},
                    std::span<const std::string> labels = {});
-
-// Loop for these inputs (after argument-count checks).
-const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
-                      std::optional<DType> dtype, const std::string& signature, Casting casting);
-
-// Where a result is computed: the caller's out= array itself when its dtype matches and no mask
-// is involved, else a fresh array copied into out= afterwards.
-struct OutSlot {
-  Array target;              // what the loop writes
-  std::optional<Array> out;  // the caller's array, when it must be filled afterwards
-};
-OutSlot make_out_slot(const Target& t, const OpDesc& op, int k, DType loop_dtype,
-                      const Shape& shape, const Array* given, Casting casting, bool masked);
-
-// Replaces inputs that may share memory with an output (by address: loom::may_share_memory;
-// other than the same elements, when `identical_ok`) by copies, so results are as if the inputs
-// were read first (NumPy's rule).
-using Arrays = SmallVec<Array, 4>;
-using OutSlots = SmallVec<OutSlot, 2>;
-void resolve_overlap(const Target& t, Arrays& inputs, const OutSlots& outs, bool identical_ok);
 
 }  // namespace loom::detail
