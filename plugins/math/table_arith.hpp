@@ -17,15 +17,15 @@ void register_arith(Registrar& reg) {
   // the first float loop they cast to safely. docs/catalogue.md: every op's choices.
   ufunc<Cx<HalfFold<Add>, CAdd>, LOOM_MATH_HALL(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
       reg, "add", "x + y (bool: x or y)", identity(0));
-  ufunc<Cx<HalfFold<Subtract>, CSubtract>, LOOM_MATH_HREALS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
-      reg, "subtract", "x - y");
+  ufunc<Cx<HalfFold<Subtract>, CSubtract>, LOOM_MATH_HREALS(LOOM_MATH_BIN),
+        LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "subtract", "x - y");
   ufunc<Cx<HalfFold<Multiply>, CMultiply>, LOOM_MATH_HALL(LOOM_MATH_BIN),
         LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "multiply", "x * y (bool: x and y)", identity(1));
 
   // Reductions (np.sum, np.prod): bools and integers narrower than 64 bits reduce in int64 or
-  // uint64 (core/src/calls/reduce_call.cpp, as NumPy), uint64 exactly. Identities and reorderability
-  // as NumPy declares them for add and multiply.
-  // float16 accumulates in float and rounds once (HalfFold, as NumPy's float16 reduce loops).
+  // uint64 (core/src/calls/reduce_types.cpp, as NumPy), uint64 exactly. Identities and
+  // reorderability as NumPy declares them for add and multiply. float16 accumulates in float and
+  // rounds once (HalfFold, as NumPy's float16 reduce loops).
   loom::def::reduce<Cx<HalfFold<Add>, CAdd>, i64(i64, i64), u64(u64, u64),
                     LOOM_MATH_E(f16(f16, f16)) f32(f32, f32), f64(f64, f64),
                     LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "sum", identity(0),

@@ -34,7 +34,7 @@ struct Idx3 {
 };
 
 namespace detail {
-struct BlockSync;                     // a host block's barrier (core/src/kernels/block_fibers.cpp)
+struct BlockSync;                     // a host block's barrier (core/src/kernels/block_sync.hpp)
 void block_sync(BlockSync* s);        // suspends the calling thread's fiber until all arrive
 [[noreturn]] void sync_undeclared();  // syncthreads() in a kernel that did not declare it
 [[noreturn]] void shared_overflow(std::size_t want, std::size_t have);

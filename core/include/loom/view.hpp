@@ -52,7 +52,7 @@ struct CheckRecord {
 };
 
 struct SharedShadow;  // core/src/kernels/shared_check.cpp
-struct BlockSync;     // core/src/kernels/block_fibers.cpp
+struct BlockSync;     // core/src/kernels/block_sync.hpp
 
 // What a checked View points at: the launch's record, the thread that accesses (kept current by
 // the checked loops), its block's shared memory, and the slot a bad access gets instead of memory.
