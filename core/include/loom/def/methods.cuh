@@ -21,6 +21,8 @@
 //
 // Only included by .cu files.
 #pragma once
+// Tells ufunc_elementwise.cuh that the method loops are defined in this file (ufunc.cuh).
+#define LOOM_DEF_DEVICE_METHODS 1
 #include <cstdint>
 #include <type_traits>
 
