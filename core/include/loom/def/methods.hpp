@@ -192,4 +192,16 @@ void set_methods(LoopImpl& impl, bool reorderable) {
   }
 }
 
+// The same for an op that declares no traits: only the ordered fold (set_methods with
+// reorderable false), without instantiating the pairwise one.
+template <class F, class S>
+void set_ordered_methods(LoopImpl& impl) {
+  using T = typename binary_type<S>::type;
+  if constexpr (!std::is_void_v<T>) {
+    impl.fold = &fold_loop<F, T, false>;
+    impl.scan = &scan_loop<F, T>;
+    impl.at = &at_loop<F, T>;
+  }
+}
+
 }  // namespace loom::def::detail

@@ -327,27 +327,57 @@ const F* instance() {
 
 }  // namespace detail
 
-// traits: the op's identity and reorderability (NumPy's), for its reduce / accumulate / at
-// methods; declaring nothing means no identity and strictly ordered folds.
+namespace detail {
+
+// The host loops of signature S; with `traits` the method loops where a call may reorder, without
+// only the ordered ones (what an op that declares nothing gets either way), so that a line
+// without traits instantiates no pairwise tree or atomic update.
+template <class F, class S, bool WithTraits>
+void fill_host(LoopImpl* impl, const ReduceTraits& traits) {
+  auto& host = impl[static_cast<int>(Family::host)];
+  host.data = instance<F>();
+  if constexpr (takes_index<F, S>) {
+    // No methods: reduce, accumulate and at refuse such ops.
+    host.host_index = &index_loop<F, S>::loop;
+    host.takes_index = true;
+  } else {
+    host.host = loop_of<F, S>::value;
+    if constexpr (WithTraits) {
+      set_methods<F, S>(host, traits.reorderable);
+    } else {
+      set_ordered_methods<F, S>(host);
+    }
+  }
+}
+
 template <class F, class... Sigs>
-void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits = {}) {
-  static_assert((detail::vectorize_honoured<F, Sigs>() && ...),
+constexpr void check_vectorize() {
+  static_assert((vectorize_honoured<F, Sigs>() && ...),
                 "loom::def::ufunc: `vectorize = true` needs every operand of a floating-point "
                 "signature to be one type (all float or all double); drop `vectorize` or register "
                 "the mixed-type signatures with a functor that does not declare it");
+}
+
+}  // namespace detail
+
+// traits: the op's identity and reorderability (NumPy's), for its reduce / accumulate / at
+// methods; declaring nothing means no identity and strictly ordered folds.
+template <class F, class... Sigs>
+void ufunc(Registrar& reg, std::string name, std::string doc, ReduceTraits traits) {
+  detail::check_vectorize<F, Sigs...>();
   reg.add(ufunc_desc<F, Sigs...>(std::move(name), std::move(doc), traits,
                                  [traits](LoopImpl* impl, auto sig) {
                                    using S = typename decltype(sig)::type;
-                                   auto& host = impl[static_cast<int>(Family::host)];
-                                   host.data = detail::instance<F>();
-                                   if constexpr (detail::takes_index<F, S>) {
-                                     // No methods: reduce, accumulate and at refuse such ops.
-                                     host.host_index = &detail::index_loop<F, S>::loop;
-                                     host.takes_index = true;
-                                   } else {
-                                     host.host = detail::loop_of<F, S>::value;
-                                     detail::set_methods<F, S>(host, traits.reorderable);
-                                   }
+                                   detail::fill_host<F, S, true>(impl, traits);
+                                 }));
+}
+template <class F, class... Sigs>
+void ufunc(Registrar& reg, std::string name, std::string doc) {
+  detail::check_vectorize<F, Sigs...>();
+  reg.add(ufunc_desc<F, Sigs...>(std::move(name), std::move(doc), ReduceTraits{},
+                                 [](LoopImpl* impl, auto sig) {
+                                   using S = typename decltype(sig)::type;
+                                   detail::fill_host<F, S, false>(impl, ReduceTraits{});
                                  }));
 }
 
