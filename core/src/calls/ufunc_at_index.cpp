@@ -171,7 +171,16 @@ void Ufunc::at(const Array& a, std::span<const AtIndex> index, const Array& b,
   Shape bt_shape{m};
   for (int ax : basic) bt_shape.push_back(v.shape()[ax]);
   // A 0-d b goes as it is (the 1-d form broadcasts it, and keeps a weak scalar weak).
-  const Array bt = b.ndim() == 0 ? b : b.broadcast_to(res).transpose(to_front).reshape(bt_shape);
+  Array bt = b;
+  if (b.ndim() != 0) {
+    Array t = b.broadcast_to(res).transpose(to_front);
+    if (!t.device().is_host()) {  // reshape copies where a view cannot do: on the device here
+      const Array c = rt_->empty(t.shape(), t.dtype(), t.device().str());
+      rt_->copy_to(t, c);
+      t = c;
+    }
+    bt = t.reshape(bt_shape);
+  }
   const Array fi = from_vector(flat);
   if (mergeable(vt, q)) {
     Ufunc::at(merged(vt, q, mq), fi, bt, o);
