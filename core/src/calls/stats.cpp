@@ -61,14 +61,15 @@ Array moments(const Runtime& rt, const std::string& who, const Array& a, const S
     flags |= kMasked;
   }
   const Array none = rt.empty({1}, acc, target);
-  const Sums s = row_sums(rt, rows, acc, flags, mask, none, target);
+  const Sums s = row_sums(rt, rows, acc, flags, mask, none, target, {.ddof = 0, .what = 0});
   Array r;
   if (what == What::mean) {
-    r = finish(rt, s, 0, 0, dt, target);
+    r = finish(rt, s, dt, target);
   } else {
-    const Array m = finish(rt, s, 0, 0, acc, target);  // the mean, in the accumulator's type
-    const Sums d = row_sums(rt, rows, acc, flags | kCenter, mask, m, target);
-    r = finish(rt, d, o.ddof, static_cast<std::int32_t>(what), dt, target);
+    const Array m = finish(rt, s, acc, target);  // the mean, in the accumulator's type
+    const Sums d = row_sums(rt, rows, acc, flags | kCenter, mask, m, target,
+                            {.ddof = o.ddof, .what = static_cast<std::int32_t>(what)});
+    r = finish(rt, d, dt, target);
   }
   return deliver(rt, a, r, l.shape, o.out);
 }

@@ -133,34 +133,39 @@ LaunchConfig block_launch(std::int64_t blocks, const Chunking& c, std::size_t it
 
 // Per row of `rows` (R, N): the sum (in acc) and count of the kept elements.
 Sums row_sums(const Runtime& rt, const Array& rows, DType acc, std::int32_t flags,
-              const Array& mask, const Array& center, const std::string& target) {
+              const Array& mask, const Array& center, const std::string& target, Finishing f) {
   const std::int64_t R = rows.shape()[0], N = rows.shape()[1];
   const std::size_t item = itemsize(acc);
   Chunking c = chunking(N, target);
   Array ps = rt.empty({R, c.chunks}, acc, target),
         pc = rt.empty({R, c.chunks}, DType::int64, target);
-  if (R == 0) return {ps.reshape({0}), pc.reshape({0})};
+  if (R == 0) return {ps.reshape({0}), pc.reshape({0}), f, std::nullopt};
   rt.kernel(acc == DType::float32 ? "stats_sum_part_f32" : "stats_sum_part_f64")
       .launch(block_launch(R * c.chunks, c, item, target), rows, mask, center, flags, c.k, ps, pc);
+  std::optional<Array> done;
   while (ps.shape()[1] > 1) {
     c = chunking(ps.shape()[1], target, true);
     Array s2 = rt.empty({R, c.chunks}, acc, target),
           c2 = rt.empty({R, c.chunks}, DType::int64, target);
+    const bool last = c.chunks == 1 && f.what >= 0;
+    Array fin = rt.empty({last ? R : 1}, acc, target);
     rt.kernel("stats_sum_fold")
-        .launch(block_launch(R * c.chunks, c, item, target), ps, pc, c.k, s2, c2);
+        .launch(block_launch(R * c.chunks, c, item, target), ps, pc, c.k, f.ddof,
+                last ? f.what : -1, s2, c2, fin);
+    if (last) done = fin;
     ps = s2;
     pc = c2;
   }
-  return {ps.reshape({R}), pc.reshape({R})};
+  return {ps.reshape({R}), pc.reshape({R}), f, done};
 }
 
-Array finish(const Runtime& rt, const Sums& s, double ddof, std::int32_t what, DType dt,
-             const std::string& target) {
+Array finish(const Runtime& rt, const Sums& s, DType dt, const std::string& target) {
+  if (s.done && s.done->dtype() == dt) return *s.done;
   const std::int64_t R = s.sum.shape()[0];
   Array out = fresh(rt, R, dt, target);
   if (R > 0) {
     rt.kernel("stats_finish")
-        .launch({.size = R, .target = target}, s.sum, s.count, ddof, what, out);
+        .launch({.size = R, .target = target}, s.sum, s.count, s.f.ddof, s.f.what, out);
   }
   return out;
 }

@@ -69,14 +69,21 @@ Chunking chunking(std::int64_t n, const std::string& target, bool fold = false);
 LaunchConfig block_launch(std::int64_t blocks, const Chunking& c, std::size_t item,
                           const std::string& target);
 
+// What finish() will make of a row's sum and count (what < 0: nothing).
+struct Finishing {
+  double ddof = 0;
+  std::int32_t what = -1;  // 0 the mean, 1 the variance, 2 the standard deviation, 3 the sum
+};
 struct Sums {
   Array sum, count;  // (R,) of the accumulator's dtype and int64, on the target
+  Finishing f;
+  std::optional<Array> done;  // (R,) finished in the accumulator's dtype by the last fold
 };
-// Per row of `rows` (R, N): the sum (in acc) and count of the kept elements.
+// Per row of `rows` (R, N): the sum (in acc) and count of the kept elements; the last fold also
+// finishes them as `f` asks when it can (saving finish()'s launch).
 Sums row_sums(const Runtime& rt, const Array& rows, DType acc, std::int32_t flags,
-              const Array& mask, const Array& center, const std::string& target);
-// out(r) from sum and count: what 0 the mean, 1 the variance, 2 the standard deviation.
-Array finish(const Runtime& rt, const Sums& s, double ddof, std::int32_t what, DType dt,
-             const std::string& target);
+              const Array& mask, const Array& center, const std::string& target, Finishing f = {});
+// out(r) of dtype dt from sum and count as s.f says.
+Array finish(const Runtime& rt, const Sums& s, DType dt, const std::string& target);
 
 }  // namespace loom::stats::detail
