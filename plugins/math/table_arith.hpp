@@ -17,8 +17,8 @@ void register_arith(Registrar& reg) {
   // the first float loop they cast to safely. docs/catalogue.md: every op's choices.
   ufunc<Cx<HalfFold<Add>, CAdd>, LOOM_MATH_HALL(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
       reg, "add", "x + y (bool: x or y)", identity(0));
-  ufunc<Cx<Subtract, CSubtract>, LOOM_MATH_HREALS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
-      reg, "subtract", "x - y");
+  ufunc<Cx<HalfFold<Subtract>, CSubtract>, LOOM_MATH_HREALS(LOOM_MATH_BIN),
+        LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "subtract", "x - y");
   ufunc<Cx<HalfFold<Multiply>, CMultiply>, LOOM_MATH_HALL(LOOM_MATH_BIN),
         LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "multiply", "x * y (bool: x and y)", identity(1));
 

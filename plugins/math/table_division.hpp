@@ -12,9 +12,9 @@ void register_division(Registrar& reg) {
   using namespace types;
   using loom::def::identity;
   using loom::def::ufunc;
-  ufunc<Cx<Divide, CDivide>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
+  ufunc<Cx<HalfFold<Divide>, CDivide>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
       reg, "divide", "x / y (true division)");
-  ufunc<Cx<Divide, CDivide>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
+  ufunc<Cx<HalfFold<Divide>, CDivide>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
       reg, "true_divide", "x / y, as divide");
   ufunc<Half<FloorDivide>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(
       reg, "floor_divide", "x // y, floor division; integer x // 0 is 0");

@@ -95,6 +95,31 @@ TEST_P(Float16Methods, StridedSumsEqualContiguousOnes) {
   }
 }
 
+// subtract and divide fold float16 in float too (NumPy's HALF_subtract / HALF_divide reduce
+// loops): a partial past float16's largest finite value (65504) that comes back down stays
+// finite. NumPy 2.4: np.divide.reduce(np.array([60000, 0.5, 4], np.float16)) is 30000.0, and
+// np.subtract.reduce([-60000, 10000, -10000]) is -60000.0 (rounding every step gives inf).
+TEST_P(Float16Methods, SubtractAndDivideFoldInFloat) {
+  const Array q = from_vector(std::vector<double>{60000, 0.5, 4}).astype(DType::float16);
+  const Array d = from_vector(std::vector<double>{-60000, 10000, -10000}).astype(DType::float16);
+  EXPECT_EQ(bits_of(rt().ufunc("divide").reduce(q, {.target = target()})), half_bits(30000));
+  EXPECT_EQ(bits_of(rt().ufunc("subtract").reduce(d, {.target = target()})), half_bits(-60000));
+  // accumulate still rounds every step, as NumPy's: its middle element overflows.
+  const Array acc = rt().ufunc("divide").accumulate(q, {.target = target()});
+  EXPECT_TRUE(std::isinf(static_cast<float>(float16_t::from_bits(bits_of(acc, 1)))));
+}
+
+// Down an outer axis NumPy's float16 divide is elementwise steps, each rounded: the same column
+// as above down axis 0 of a (3, 2) array overflows (np.divide.reduce(a, axis=0)[0] is inf).
+TEST_P(Float16Methods, DivideDownAnOuterAxisRoundsEveryStep) {
+  const Array a = from_vector(std::vector<double>{60000, 1, 0.5, 1, 4, 1})
+                      .astype(DType::float16)
+                      .reshape({3, 2});
+  const Array r = rt().ufunc("divide").reduce(a, {.target = target(), .axis = 0});
+  EXPECT_TRUE(std::isinf(static_cast<float>(float16_t::from_bits(bits_of(r, 0)))));
+  EXPECT_EQ(bits_of(r, 1), half_bits(1));
+}
+
 // reduceat folds each segment along its axis, whichever axis that is, as a reduction does (and
 // NumPy's reduceat, whose inner loop runs along the axis): float16 add then accumulates in float
 // down axis 0 of a (3, 2) array. NumPy 2.4: np.add.reduceat(a, [0], axis=0) is [[2050, 3]];
@@ -107,6 +132,19 @@ TEST_P(Float16Methods, ReduceatFoldsAlongItsAxis) {
   ASSERT_EQ(r.shape(), (Shape{1, 2}));
   EXPECT_EQ(bits_of(r, 0), half_bits(2050));
   EXPECT_EQ(bits_of(r, 1), half_bits(3));
+}
+
+// The same for divide, whose reduceat segments fold in float too (np.divide.reduceat(a, [0],
+// axis=0) is [[30000, 1]], where reducing down axis 0 overflows).
+TEST_P(Float16Methods, DivideReduceatFoldsInFloat) {
+  const Array a = from_vector(std::vector<double>{60000, 1, 0.5, 1, 4, 1})
+                      .astype(DType::float16)
+                      .reshape({3, 2});
+  const Array r = rt().ufunc("divide").reduceat(a, from_vector(std::vector<std::int64_t>{0}),
+                                                {.target = target(), .axis = 0});
+  ASSERT_EQ(r.shape(), (Shape{1, 2}));
+  EXPECT_EQ(bits_of(r, 0), half_bits(30000));
+  EXPECT_EQ(bits_of(r, 1), half_bits(1));
 }
 
 INSTANTIATE_TEST_SUITE_P(HostTargets, Float16Methods, ::testing::ValuesIn(host_targets()),

@@ -129,6 +129,16 @@ __device__ __forceinline__ void join_out(const F& f, char* o, A acc) {
   *t = as<T>(f(as<A>(*t), acc));
 }
 
+// Whether an ordered fold rounds to T after every step (only where A is wider than T).
+template <class T, class A>
+__device__ __forceinline__ bool round_steps(bool steps) {
+  if constexpr (std::is_same_v<T, A>) {
+    return false;
+  } else {
+    return steps;
+  }
+}
+
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace loom::def::cu

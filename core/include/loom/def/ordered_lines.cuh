@@ -32,8 +32,11 @@ inline constexpr int kLineBytes = 8192;  // one staging buffer of ordered_lines
 // scan: out[i] = the fold up to x[i], from x[0]; else the fold starts from out's value and only
 // the result is written (an ordered reduction).
 // A is the fold type of a reduction (fold_t); a scan passes A = T (accumulate rounds every step).
+// With `steps` a reduction rounds to T after every step too: the host loops do where the reduced
+// dim is not the innermost (elementwise steps there, as NumPy's), and cuda gives their bits.
 template <class F, class T, class A = T>
-__global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, bool scan) {
+__global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, bool scan,
+                                                          bool steps) {
   constexpr int C = sizeof(T) < kLineBytes ? static_cast<int>(kLineBytes / sizeof(T)) : 1;
   constexpr int kLoaders = kThreads - 32;
   __shared__ alignas(16) unsigned char raw[2][C * sizeof(T)];
@@ -91,6 +94,8 @@ __global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, boo
         if (scan) {  // cur[0] of the first chunk is x[0], which is out[0]
 #pragma unroll 4
           for (; i < len; ++i) cur[i] = as<T>(acc = f(acc, as<A>(cur[i])));
+        } else if (round_steps<T, A>(steps)) {
+          for (; i < len; ++i) acc = as<A>(as<T>(f(acc, as<A>(cur[i]))));
         } else {
 #pragma unroll 4
           for (; i < len; ++i) acc = f(acc, as<A>(cur[i]));
@@ -125,9 +130,10 @@ inline bool lines_by_block(const LineParams& p) {
 }
 
 template <class F, class T, class A = T>
-void ordered_lines_launch(const F& f, const LineParams& p, bool scan, cudaStream_t stream) {
+void ordered_lines_launch(const F& f, const LineParams& p, bool scan, cudaStream_t stream,
+                          bool steps = false) {
   constexpr auto kernel = &ordered_lines<F, T, A>;
-  kernel<<<grid_for<kernel>(p.lines * kThreads), kThreads, 0, stream>>>(f, p, scan);
+  kernel<<<grid_for<kernel>(p.lines * kThreads), kThreads, 0, stream>>>(f, p, scan, steps);
   check_launch(scan ? "accumulate kernel launch" : "ordered reduction kernel launch");
 }
 

@@ -39,6 +39,10 @@ void red_ordered_launch(const ReduceCall& c, const void* data) {
   const F& f = *static_cast<const F*>(data);
   RedParams<A> p{};
   if (!red_geometry(c, p)) return;
+  // The host loops fold a run along the reduced dim in A only where that dim is the call's
+  // innermost (out's stride 0 there), else step elementwise in T (exec.cpp): the same here.
+  const auto& so = c.iter.strides[0];
+  p.steps = !so.empty() && so.back() != 0;
   if (p.nr == 1) {  // one reduced dim (always, from the core): lines of it
     LineParams l{};
     l.out = p.out;
@@ -53,7 +57,7 @@ void red_ordered_launch(const ReduceCall& c, const void* data) {
     l.n = p.L;
     l.x_step = p.rx[0];
     if (lines_by_block(l)) {
-      return ordered_lines_launch<F, T, A>(f, l, false, stream_of(c.stream));
+      return ordered_lines_launch<F, T, A>(f, l, false, stream_of(c.stream), p.steps);
     }
   }
   p.S = 1;

@@ -31,6 +31,9 @@ struct RedParams {
   // left to right starting from its pre-filled value, ((out (op) x0) (op) x1) ..., as NumPy's
   // reduce defines it (no segments, no tree).
   bool ordered;
+  // With ordered: round to T after every step (the reduced dim is not the innermost; the host
+  // loops then step elementwise, rounding each, as NumPy's).
+  bool steps;
 };
 
 template <class T, class F, class A>
@@ -243,8 +246,10 @@ __global__ void red_thread(F f, RedParams<fold_t<F, T>> p) {
       rem /= p.rshape[k];
       off += idx[k] * p.rx[k];
     }
+    const bool steps = round_steps<T, A>(p.ordered && p.steps);
     A acc = load_acc<T, A>(x + off);
     if (p.ordered) acc = f(load_acc<T, A>(o), acc);
+    if (steps) acc = as<A>(as<T>(acc));
     const int last = p.nr - 1;
     const std::int64_t n_last = p.rshape[last], st_last = p.rx[last];
     for (std::int64_t j = j0 + 1; j < j1; ++j) {
@@ -260,6 +265,7 @@ __global__ void red_thread(F f, RedParams<fold_t<F, T>> p) {
         }
       }
       acc = f(acc, load_acc<T, A>(x + off));
+      if (steps) acc = as<A>(as<T>(acc));
     }
     if (p.partial) {
       p.partial[m * p.S + s] = acc;
