@@ -17,7 +17,6 @@
 namespace loom::random_plugin {
 
 using loom::random::Philox;
-
 #if !defined(__CUDA_ARCH__)
 // GCC's unroll pragma; nvcc's host pass (random.cu) does not know it and needs no speed here.
 #if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__clang__)
@@ -287,17 +286,19 @@ inline void store_uniform32(const Lanes& lanes, float* dst, bool nt) {
 }
 #endif
 
-// This host thread's blocks [start, stop) (grid_stride's contiguous run), those of whole
-// kLanes-groups that lie inside out, through `group(b0, lanes)`; returns the first block left for
-// the one-block loop.
-template <int per, class T, class G>
-std::int64_t host_groups(const loom::ThreadCtx& t, loom::View<T> out, G&& group) {
-  const std::int64_t nblocks = (out.size() + per - 1) / per, full = out.size() / per;
+// This host thread's run of the launch's `nblocks` blocks (grid_stride's contiguous run): the
+// whole kLanes-groups inside [lo, hi), the blocks that lie wholly inside out, through
+// `group(j0, lanes)`; every other block (a partial first or last one, a run's ends) through
+// `one(j)`.
+template <class G, class O>
+void host_blocks(const loom::ThreadCtx& t, std::int64_t nblocks, std::int64_t lo, std::int64_t hi,
+                 G&& group, O&& one) {
   const loom::GridStride r = t.grid_stride(nblocks);
-  std::int64_t b = r.start;
+  std::int64_t j = r.start;
+  for (; j < r.stop && j < lo; ++j) one(j);
   Lanes lanes;
-  for (; b + kLanes <= r.stop && b + kLanes <= full; b += kLanes) group(b, lanes);
-  return b;
+  for (; j + kLanes <= r.stop && j + kLanes <= hi; j += kLanes) group(j, lanes);
+  for (; j < r.stop; ++j) one(j);
 }
 #endif
 
