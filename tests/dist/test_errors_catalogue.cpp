@@ -90,6 +90,12 @@ const std::map<std::string, std::function<void()>>& triggers() {
       {"E-DIST-NOUT", [] { Ufunc(rt(), "divmod")(rows_f64(4), 2); }},
       {"E-DIST-NIN", [] { Ufunc(rt(), "add").call({rows_f64(4)}); }},
       {"E-DIST-EMPTY", [] { (void)DistArray().shape(); }},
+      {"E-DIST-RANDOM-OUT",
+       [] {
+         loom::random::Generator g(1);
+         random::uniform(rt(), world(), g, {4}, DType::float32,
+                         {.out = zeros(rt(), world(), {4}, DType::float64)});
+       }},
       {"E-DIST-ROWS-OF", [] { (void)rows_f64(4).rows_of(-1); }},
       {"E-DIST-TIMEOUT-VALUE", [] { set_timeout(-1); }},
       {"E-DIST-NO-MPI",

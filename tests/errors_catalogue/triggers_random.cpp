@@ -1,5 +1,6 @@
 // Catalogue triggers of loom::random (docs/errors.md, "Random numbers"): Generator's bad shapes,
-// dtypes, ranges and out= arrays, a generator out of call numbers, a negative state count.
+// dtypes, ranges, out= arrays and index_base, a generator out of call numbers, a negative state
+// count.
 #include <cstdint>
 
 #include "catalogue.hpp"
@@ -62,6 +63,8 @@ const TriggerSet random_triggers = {
     {"E-TYPE-INDEXED-METHOD", [] { drawing_rt().ufunc("noisy_add").reduce(zeros({4})); }},
     {"E-VALUE-INDEX-BASE",
      [] { drawing_rt().ufunc("noisy_add")(zeros({3}), zeros({3}), {.index_base = -1}); }},
+    {"E-VALUE-RANDOM-INDEX-BASE",
+     [] { Generator(1).uniform(rt(), {3}, DType::float64, {.target = "cpu", .index_base = -1}); }},
     {"E-VALUE-XOROSHIRO-N",
      [] { random::create_xoroshiro128p_states(rt(), -2, 1, {.target = "cpu"}); }},
 };

@@ -100,56 +100,66 @@ TEST_P(GeneratorOn, AnyGridGivesTheSameBits) {
     Array got = loom::zeros({n}, DType::float32);
     runtime()
         .kernel("random_uniform")
-        .launch(cfg, got, std::uint64_t{77}, std::uint32_t{1}, std::uint32_t{5});
+        .launch(cfg, got, std::uint64_t{77}, std::uint32_t{1}, std::uint32_t{5}, std::int64_t{0});
     EXPECT_EQ(bytes_of(got), bytes_of(want))
         << GetParam() << " blocks " << c.blocks.x << " threads " << c.threads.x;
   }
 }
 
 TEST_P(GeneratorOn, LongRunsEqualTheElementFunctions) {
-  // A thread with a long run takes the host's 16-block groups (plugins/random/kernels.hpp) and
+  // A thread with a long run takes the host's 32-block groups (plugins/random/host_simd.hpp) and
   // then single blocks: every kernel on a grid of one thread and of 3 x 7 against the element
-  // functions, sizes that end in a partial group and block, and integer spans whose first draw
-  // is rejected about half (32-bit) and a quarter (64-bit) of the time.
+  // functions, sizes that end in a partial group and block, integer spans whose first draw is
+  // rejected about half (32-bit) and a quarter (64-bit) of the time, and first elements
+  // (index_base) that start inside a block, so that the first block is partial too.
   const std::uint64_t seed = 0x0123456789ABCDEFull;
   const std::uint32_t stream = 2, call = 9;
   const Philox p(seed, stream, call);
   const std::int64_t n = 16 * 4 * 7 + 5;
   const std::uint64_t spans[] = {21, (std::uint64_t{1} << 31), 0xFFFFFFFFull,
                                  (std::uint64_t{1} << 62), ~std::uint64_t{0}};
-  for (const loom::LaunchConfig& c : {loom::LaunchConfig{.blocks = 1, .threads = 1},
-                                      loom::LaunchConfig{.blocks = 3, .threads = 7}}) {
-    loom::LaunchConfig cfg = c;
-    cfg.target = GetParam();
-    const auto launch = [&](const char* kernel, DType t, auto... args) {
-      const bool device = GetParam() == "cuda";
-      Array got = device ? runtime().empty({n}, t, GetParam()) : loom::zeros({n}, t);
-      runtime().kernel(kernel).launch(cfg, got, args...);
-      return runtime().to_host(got);
-    };
-    const std::string where = GetParam() + " blocks " + std::to_string(c.blocks.x);
-    EXPECT_EQ(bytes_of(launch("random_uniform", DType::float32, seed, stream, call)),
-              bytes_of(expected<float>({n}, [&](std::int64_t i) { return p.uniform_float32(i); })))
-        << where;
-    EXPECT_EQ(bytes_of(launch("random_uniform", DType::float64, seed, stream, call)),
-              bytes_of(expected<double>({n}, [&](std::int64_t i) { return p.uniform_float64(i); })))
-        << where;
-    EXPECT_EQ(bytes_of(launch("random_normal", DType::float32, seed, stream, call)),
-              bytes_of(expected<float>({n}, [&](std::int64_t i) { return p.normal_float32(i); })))
-        << where;
-    EXPECT_EQ(bytes_of(launch("random_normal", DType::float64, seed, stream, call)),
-              bytes_of(expected<double>({n}, [&](std::int64_t i) { return p.normal_float64(i); })))
-        << where;
-    for (std::uint64_t span : spans) {
-      const std::int64_t low = span > (std::uint64_t{1} << 62) ? INT64_MIN : -3;
-      EXPECT_EQ(bytes_of(launch("random_integers", DType::int64, low, span, seed, stream, call)),
-                bytes_of(expected<std::int64_t>({n},
-                                                [&](std::int64_t i) {
-                                                  return static_cast<std::int64_t>(
-                                                      static_cast<std::uint64_t>(low) +
-                                                      p.integer_offset(i, span));
-                                                })))
-          << where << " span " << span;
+  for (const std::int64_t base :
+       {std::int64_t{0}, std::int64_t{1}, std::int64_t{3}, std::int64_t{130}}) {
+    for (const loom::LaunchConfig& c : {loom::LaunchConfig{.blocks = 1, .threads = 1},
+                                        loom::LaunchConfig{.blocks = 3, .threads = 7}}) {
+      loom::LaunchConfig cfg = c;
+      cfg.target = GetParam();
+      const auto launch = [&](const char* kernel, DType t, auto... args) {
+        const bool device = GetParam() == "cuda";
+        Array got = device ? runtime().empty({n}, t, GetParam()) : loom::zeros({n}, t);
+        runtime().kernel(kernel).launch(cfg, got, args...);
+        return runtime().to_host(got);
+      };
+      const auto at = [&](auto f) { return [&, f](std::int64_t i) { return f(base + i); }; };
+      const std::string where = GetParam() + " blocks " + std::to_string(c.blocks.x) +
+                                " index_base " + std::to_string(base);
+      EXPECT_EQ(
+          bytes_of(launch("random_uniform", DType::float32, seed, stream, call, base)),
+          bytes_of(expected<float>({n}, at([&](std::int64_t i) { return p.uniform_float32(i); }))))
+          << where;
+      EXPECT_EQ(
+          bytes_of(launch("random_uniform", DType::float64, seed, stream, call, base)),
+          bytes_of(expected<double>({n}, at([&](std::int64_t i) { return p.uniform_float64(i); }))))
+          << where;
+      EXPECT_EQ(
+          bytes_of(launch("random_normal", DType::float32, seed, stream, call, base)),
+          bytes_of(expected<float>({n}, at([&](std::int64_t i) { return p.normal_float32(i); }))))
+          << where;
+      EXPECT_EQ(
+          bytes_of(launch("random_normal", DType::float64, seed, stream, call, base)),
+          bytes_of(expected<double>({n}, at([&](std::int64_t i) { return p.normal_float64(i); }))))
+          << where;
+      for (std::uint64_t span : spans) {
+        const std::int64_t low = span > (std::uint64_t{1} << 62) ? INT64_MIN : -3;
+        EXPECT_EQ(
+            bytes_of(launch("random_integers", DType::int64, low, span, seed, stream, call, base)),
+            bytes_of(expected<std::int64_t>({n}, at([&](std::int64_t i) {
+                                              return static_cast<std::int64_t>(
+                                                  static_cast<std::uint64_t>(low) +
+                                                  p.integer_offset(i, span));
+                                            }))))
+            << where << " span " << span;
+      }
     }
   }
 }

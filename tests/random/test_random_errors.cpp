@@ -1,5 +1,7 @@
 // Bad inputs to loom::random: a loom::Error subclass naming the values, raised before anything
 // is drawn, so that the caller's out= and the generator's call count are untouched.
+#include <cstdint>
+
 #include "helpers.hpp"
 
 namespace loom_random_test {
@@ -50,12 +52,33 @@ TEST(RandomErrors, BadInputsNameTheValuesAndTouchNothing) {
         g.normal(runtime(), {2, 2}, DType::float64, cpu(out));
       },
       "out= has shape (4,), the call's shape is (2, 2)");
+  // index_base: below 0, or the last element's index past 2^63 - 1.
+  const auto at = [](std::int64_t base, std::optional<Array> o = {}) {
+    return loom::random::RandomOptions{.target = "cpu", .out = std::move(o), .index_base = base};
+  };
+  expect_error<loom::ValueError>(
+      [&] { g.uniform(runtime(), {4}, DType::float64, at(-1, out)); },
+      "Generator.uniform: index_base -1 with 4 elements: the elements' indices must lie in [0, "
+      "2^63 - 1]");
+  expect_error<loom::ValueError>(
+      [&] {
+        g.normal(runtime(), {2, 2}, DType::float64, at(INT64_MAX - 3));
+      },
+      "Generator.normal: index_base 9223372036854775804 with 4 elements");
+  expect_error<loom::ValueError>(
+      [&] { g.integers(runtime(), 0, 9, {4}, DType::int64, at(INT64_MIN)); },
+      "Generator.integers: index_base -9223372036854775808 with 4 elements");
   EXPECT_EQ(bytes_of(out), before);
   EXPECT_EQ(g.next_call(), 0u);  // no call number was used
-  // A read-only out= is the kernel launch's own error, before anything runs.
+  // A read-only out= is the kernel launch's own error, before anything runs; the call takes no
+  // call number either.
   expect_error<loom::ValueError>(
       [&] { g.uniform(runtime(), {4}, DType::float64, cpu(out.as_readonly())); }, "read-only");
   EXPECT_EQ(bytes_of(out), before);
+  EXPECT_EQ(g.next_call(), 0u);
+  // The largest index_base allowed draws.
+  EXPECT_EQ(g.uniform(runtime(), {4}, DType::float64, at(INT64_MAX - 4)).size(), 4);
+  EXPECT_EQ(g.next_call(), 1u);
 }
 
 TEST(RandomErrors, CallNumbersRunOut) {

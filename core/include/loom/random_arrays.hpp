@@ -15,12 +15,17 @@ namespace loom::random {
 struct RandomOptions {
   std::string target{};        // "" = the runtime's default; a device set ("cuda:all") too
   std::optional<Array> out{};  // fill this array (its shape and dtype must be the call's)
+  // The array's first element in a larger one: element i draws what element index_base + i of
+  // the call's whole array draws (C order), so that pieces drawn apart (loom::dist's ranks, rows
+  // of a big array) are slices of one array. At least 0, and index_base + size within int64.
+  std::int64_t index_base = 0;
 };
 
 // NumPy's Generator on Philox4x32-10, counter-based: call number c of Generator(seed, stream)
 // fills element i with Philox(seed, stream, c)'s element function at i, so every target, device
 // set and chunking gives the same array. Each call takes the next call number (NumPy's
-// generators advance too); construct with `call` to resume a sequence.
+// generators advance too); construct with `call` to resume a sequence. A call that raises takes
+// no call number.
 class Generator {
  public:
   explicit Generator(std::uint64_t seed, std::uint32_t stream = 0, std::uint32_t call = 0)
@@ -46,7 +51,7 @@ class Generator {
   }
 
  private:
-  std::uint32_t take_call(const char* what);
+  std::uint32_t call_number(const char* what) const;
   std::uint64_t seed_;
   std::uint32_t stream_;
   std::uint64_t next_call_;

@@ -69,6 +69,16 @@ void fill(const Runtime& rt, const std::string& k, const std::string& target, co
   rt.copy_to(tmp.reshape(dst.shape()), dst);
 }
 
+// Every element's global index, index_base + i, must be an int64 (the element functions' i).
+void check_index_base(const char* what, std::int64_t base, const Shape& shape) {
+  const std::int64_t n = shape_size(shape);
+  if (base < 0 || base > std::numeric_limits<std::int64_t>::max() - n) {
+    throw ValueError(std::string(what) + ": index_base " + std::to_string(base) + " with " +
+                     std::to_string(n) +
+                     " elements: the elements' indices must lie in [0, 2^63 - 1]");
+  }
+}
+
 std::string target_of(const Runtime& rt, const RandomOptions& o) {
   return o.target.empty() ? rt.default_target() : o.target;
 }
@@ -82,13 +92,15 @@ void check_float(const char* what, DType dtype) {
 
 }  // namespace
 
-std::uint32_t Generator::take_call(const char* what) {
+// Read, not taken: each call advances next_call_ only once its kernel ran, so that a call refused
+// anywhere (a bad out=, a launch error) leaves the generator as it was.
+std::uint32_t Generator::call_number(const char* what) const {
   if (next_call_ > std::numeric_limits<std::uint32_t>::max()) {
     throw ValueError(std::string(what) + ": Generator(seed=" + std::to_string(seed_) +
                      ", stream=" + std::to_string(stream_) +
                      ") has used all 2^32 call numbers; use another stream");
   }
-  return static_cast<std::uint32_t>(next_call_++);
+  return static_cast<std::uint32_t>(next_call_);
 }
 
 Array Generator::uniform(const Runtime& rt, const Shape& shape, DType dtype,
@@ -96,9 +108,11 @@ Array Generator::uniform(const Runtime& rt, const Shape& shape, DType dtype,
   const char* what = "Generator.uniform";
   check_shape(what, shape);
   check_float(what, dtype);
+  check_index_base(what, o.index_base, shape);
   const std::string target = target_of(rt, o);
   Array dst = destination(rt, what, shape, dtype, o, target);
-  fill(rt, "random_uniform", target, dst, seed_, stream_, take_call(what));
+  fill(rt, "random_uniform", target, dst, seed_, stream_, call_number(what), o.index_base);
+  ++next_call_;
   return dst;
 }
 
@@ -107,9 +121,11 @@ Array Generator::normal(const Runtime& rt, const Shape& shape, DType dtype,
   const char* what = "Generator.normal";
   check_shape(what, shape);
   check_float(what, dtype);
+  check_index_base(what, o.index_base, shape);
   const std::string target = target_of(rt, o);
   Array dst = destination(rt, what, shape, dtype, o, target);
-  fill(rt, "random_normal", target, dst, seed_, stream_, take_call(what));
+  fill(rt, "random_normal", target, dst, seed_, stream_, call_number(what), o.index_base);
+  ++next_call_;
   return dst;
 }
 
@@ -142,11 +158,14 @@ Array Generator::integers(const Runtime& rt, std::int64_t low, std::int64_t high
                      ") is out of bounds for " + std::string(name(dtype)) + " ([" +
                      std::to_string(lo) + ", " + std::to_string(hi) + "])");
   }
+  check_index_base(what, o.index_base, shape);
   const std::string target = target_of(rt, o);
   Array dst = destination(rt, what, shape, dtype, o, target);
   // The span high - 1 - low in uint64 arithmetic: exact even where it passes int64.
   const std::uint64_t span = static_cast<std::uint64_t>(high) - 1 - static_cast<std::uint64_t>(low);
-  fill(rt, "random_integers", target, dst, low, span, seed_, stream_, take_call(what));
+  fill(rt, "random_integers", target, dst, low, span, seed_, stream_, call_number(what),
+       o.index_base);
+  ++next_call_;
   return dst;
 }
 
