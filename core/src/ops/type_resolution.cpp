@@ -105,23 +105,24 @@ static bool integer_true_divide(const OpDesc& op, std::span<const DType> in) {
 // of the inputs' common dtype only, and they have no bool loop, though bool casts to int8
 // safely). Only where nothing forces the loop: np.subtract(b, b, dtype=np.int8) answers. `in`
 // holds the inputs after the weak-scalar rules (a Python int with bools is an int64).
-static void refuse_bool_inputs(const OpDesc& op, std::span<const DType> in) {
+static void refuse_bool_inputs(const OpDesc& op, std::span<const DType> in, const Loop& l) {
   if (op.kind != OpKind::ufunc || in.empty()) return;
   for (DType t : in) {
     if (t != DType::bool_) return;
   }
+  if (l.sig.inputs[0] == DType::bool_) return;  // a plugin's own bool loop of the name runs
   const std::string who = "ufunc '" + op.name + "' of bool inputs is refused, as NumPy refuses it";
   const std::string as_ints =
       "pass dtype= of an integer dtype (e.g. int8) or cast the inputs to compute on integers";
   if (op.name == "subtract") {
     throw TypeError(who +
-                    " (\"numpy boolean subtract, the `-` operator, is not supported\"): use "
+                    " (\"numpy boolean subtract, the - operator, is not supported\"): use "
                     "bitwise_xor or logical_xor for bools, or " +
                     as_ints);
   }
   if (op.name == "negative") {
     throw TypeError(who +
-                    " (\"The numpy boolean negative, the `-` operator, is not supported\"): use "
+                    " (\"The numpy boolean negative, the - operator, is not supported\"): use "
                     "logical_not or bitwise_not for bools, or " +
                     as_ints);
   }
@@ -296,7 +297,8 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
     // Checked before the cache stores the loop: a refused request is never stored, so every call
     // of it gets here.
     if (!forced)
-      refuse_bool_inputs(op, std::span<const DType>(in, std::min(r.inputs.size(), kMaxIn)));
+      refuse_bool_inputs(op, std::span<const DType>(in, std::min(r.inputs.size(), kMaxIn)),
+                         op.loops[found]);
     refuse_weak_under_equiv(op, r, op.loops[found]);
   }
   if (found < 0) {
