@@ -124,8 +124,63 @@ TEST(Resolution, PythonScalarsAloneUnderCastingNoTakeTheDefaultDtype) {
       make_op({"float16(float16,float16)", "float32(float32,float32)", "float64(float64,float64)"});
   d.cache = std::make_shared<OpDesc::Cache>();
   EXPECT_EQ(resolve(d, {{f64, DType::int64}, {1, 1}, {}, {}, Casting::no}), 2);
-  EXPECT_EQ(resolve(d, {{f64, DType::int64}, {1, 1}, {}, {}, Casting::equiv}), 2);
   EXPECT_EQ(resolve(d, {{f64, f64}, {1, 1}, {}, {}, Casting::no}), 2);
+  // 'equiv' takes a Python int into int64 only (np.divide(1.0, 5, casting='equiv'): TypeError).
+  EXPECT_THROW(resolve(d, {{f64, DType::int64}, {1, 1}, {}, {}, Casting::equiv}), TypeError);
+}
+
+// NumPy 2 casts a Python scalar under casting='equiv' only into its own dtype (int64, float64,
+// complex128), although 'no' answers: np.add(int32 x, 3, casting='equiv') is a TypeError. A
+// refusal is not cached: the same request is refused again.
+TEST(Resolution, WeakScalarsUnderCastingEquivTakeOnlyTheirOwnDtype) {
+  const DType i64 = DType::int64;
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_THROW(resolve(int_op(), {{i32, i32}, {0, 1}, {}, {}, Casting::equiv}), TypeError);
+    EXPECT_THROW(resolve(int_op(), {{i32, i32}, {0, 1}, i32, {}, Casting::equiv}), TypeError);
+    EXPECT_THROW(resolve(float_op(), {{f32, f64}, {0, 1}, {}, {}, Casting::equiv}), TypeError);
+  }
+  EXPECT_EQ(resolve(int_op(), {{i32, i32}, {0, 1}, {}, {}, Casting::no}), 2);
+  EXPECT_EQ(resolve(int_op(), {{i64, i32}, {0, 1}, {}, {}, Casting::equiv}), 3);
+  EXPECT_EQ(resolve(int_op(), {{i32, i32}, {}, {}, {}, Casting::equiv}), 2);  // typed scalar
+  EXPECT_EQ(resolve(float_op(), {{f64, f64}, {0, 1}, {}, {}, Casting::equiv}), 1);
+  try {
+    resolve(int_op(), {{i32, i32}, {0, 1}, {}, {}, Casting::equiv});
+  } catch (const TypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot cast the weak int scalar (input 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// NumPy refuses subtract and negative of bools (its own message), and gcd, lcm, positive and sign
+// of bools (no bool loop in the common dtype), although bool casts to int8 safely; a Python int
+// with bools is int64, and dtype= or signature= pick an integer loop. Other ops take int8.
+TEST(Resolution, BoolInputsOfSubtractAndTheUniformOpsAreRefused) {
+  OpDesc d = make_op({"int8(int8,int8)", "int64(int64,int64)"});
+  d.kind = OpKind::ufunc;
+  const DType b = DType::bool_;
+  for (const char* name : {"subtract", "gcd", "lcm"}) {
+    d.name = name;
+    d.cache = std::make_shared<OpDesc::Cache>();
+    EXPECT_THROW(resolve(d, {{b, b}}), TypeError) << name;
+    EXPECT_THROW(resolve(d, {{b, b}}), TypeError) << name << ", again";
+    EXPECT_THROW(resolve(d, {{b, b}, {1, 1}}), TypeError) << name << "(True, False)";
+    EXPECT_EQ(resolve(d, {{b, DType::int32}, {0, 1}}), 1) << name;  // bools - 1: int64
+    EXPECT_EQ(resolve(d, {{b, b}, {}, i8}), 0) << name;
+    EXPECT_EQ(resolve(d, {{b, b}, {}, {}, "int8(int8,int8)"}), 0) << name;
+    EXPECT_EQ(resolve(d, {{b, i8}}), 0) << name;
+  }
+  d.name = "f";
+  d.cache = std::make_shared<OpDesc::Cache>();
+  EXPECT_EQ(resolve(d, {{b, b}}), 0);
+  OpDesc u = make_op({"int8(int8)", "int64(int64)"});
+  u.kind = OpKind::ufunc;
+  for (const char* name : {"negative", "positive", "sign"}) {
+    u.name = name;
+    u.cache = std::make_shared<OpDesc::Cache>();
+    EXPECT_THROW(resolve(u, {{b}}), TypeError) << name;
+    EXPECT_EQ(resolve(u, {{b}, {}, i8}), 0) << name;
+  }
 }
 
 TEST(Resolution, Int32InputsPickTheFloat64Loop) { EXPECT_EQ(resolve(float_op(), {{i32, i32}}), 1); }

@@ -39,9 +39,6 @@ bool has_loop(const loom::Runtime& rt, const Case& c, const std::string& t) {
   return !t.empty() && has_loop(rt, c, loom::dtype_from_name(t));
 }
 
-bool reduce_like(const Case& c) {
-  return c.method == "reduce" || c.method == "accumulate" || c.method == "reduceat";
-}
 bool has(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 std::string kw_dtype(const Case& c) {
   return c.kw.contains("dtype") ? c.kw.at("dtype").get<std::string>() : "";
@@ -49,19 +46,6 @@ std::string kw_dtype(const Case& c) {
 
 const std::vector<Entry>& entries() {
   static const std::vector<Entry> list = {
-      {{"reduce/accumulate/reduceat with dtype= the op has no loop for",
-        "core/src/calls/reduce_call.cpp casts the input to dtype= and runs the first wider loop, "
-        "as "
-        "NumPy's own loop would give for +, -, *, max and min; but initial= is checked against "
-        "the wider loop, not against dtype= (np.prod(float64 x, initial=-8.0, dtype=np.uint8): "
-        "NumPy raises OverflowError, loom answers), subtract.accumulate(x, dtype=bool) answers "
-        "where NumPy refuses boolean subtract. (Values are not excused: they are NumPy's.)"},
-       {Finding::loom_answers, Finding::loom_refuses},
-       [](const Ctx& x) {
-         const std::string d = kw_dtype(x.c);
-         return reduce_like(x.c) && !d.empty() && !has_loop(x.rt, x.c, d) &&
-                (x.p.what != Finding::loom_refuses || has(x.o.message, "initial="));
-       }},
       {{"refused as documented: out= cannot hold the loop's dtype",
         "docs/errors.md E-TYPE-REDUCE-OUT-NARROWER: a reduce whose out= cannot hold every value "
         "of the loop's dtype (no safe cast; the wrapping integer ops into an integer out= "
@@ -75,36 +59,20 @@ const std::vector<Entry>& entries() {
          return x.c.expect.out_cannot_hold_loop && x.o.error_class == "TypeError" &&
                 has(x.o.message, "cannot hold every value of the loop's dtype");
        }},
-      {{"subtract of bools is computed",
-        "NumPy refuses boolean subtract (TypeError); loom has no bool loops and subtracts in "
-        "int32 (docs/decisions.md: narrow dtypes take the first loop they cast to)."},
-       {Finding::loom_answers},
-       [](const Ctx& x) { return has(x.c.expect.message, "boolean subtract"); }},
-      {{"gcd of bools is computed",
-        "NumPy's gcd has no bool loop and refuses bools (UFuncTypeError) although bool casts "
-        "safely to int8; loom resolves bools to the first loop they cast to safely, int8, as for "
-        "every op (docs/catalogue.md)."},
-       {Finding::loom_answers},
-       [](const Ctx& x) {
-         return x.c.op == "gcd" && has(x.c.expect.message, "ufunc 'gcd' did not contain a loop") &&
-                has(x.c.expect.message, "BoolDType");
-       }},
       {{"sum and prod have no loops for bool, int8, int16, int32, uint8, uint16, uint32",
         "rt.reduce's sum and prod register int64, uint64, float32 and float64 loops (NumPy's "
         "np.sum widens to those too); where NumPy's loop is a narrower one picked by out= or "
         "dtype=, loom computes wider: integers wrap at loom's width, bools are integers (NumPy's "
-        "bool add is logical, so a sum into a bool out= with initial=-2 differs), casting='no' "
-        "or 'equiv', dtype= of a narrow dtype and a narrow unsigned or bool out= are refused "
-        "(loom's result does not cast to it same_kind), and an initial= outside the narrow "
-        "dtype's range is accepted (NumPy: OverflowError). Values are not excused."},
-       {Finding::loom_refuses, Finding::loom_answers},
+        "bool add is logical, so a sum into a bool out= with initial=-2 differs), and "
+        "casting='no' or 'equiv', dtype= of a narrow dtype and a narrow unsigned or bool out= "
+        "are refused (loom's result does not cast to it same_kind). initial= is checked against "
+        "NumPy's narrow loop, as NumPy does (OverflowError there, loom's E-VALUE-INITIAL-RANGE). "
+        "Values are not excused."},
+       {Finding::loom_refuses},
        [](const Ctx& x) {
          const std::string& loop = x.c.expect.loop;
          if (loop.empty() || has_loop(x.rt, x.c, loop)) return false;
-         if (x.p.what == Finding::loom_refuses) {
-           return x.o.error_class == "TypeError" || has(x.o.message, "initial=");
-         }
-         return x.c.expect.error == "OverflowError";
+         return x.o.error_class == "TypeError" || has(x.o.message, "initial=");
        }},
       {{"accumulate/reduceat into a larger out= is refused",
         "NumPy's accumulate and reduceat broadcast the input against out= "
@@ -114,22 +82,6 @@ const std::vector<Entry>& entries() {
        [](const Ctx& x) {
          return (x.c.method == "accumulate" || x.c.method == "reduceat") &&
                 x.o.error_class == "ShapeError" && has(x.o.message, "out= has shape");
-       }},
-      {{"Python scalars under casting='no' or 'equiv'",
-        "NumPy 2 refuses to cast a Python int or float to an array's dtype under 'no'/'equiv' "
-        "(np.add(-3, int32 array, casting='equiv'): TypeError), where loom's weak scalars take "
-        "the array's dtype whatever the casting rule; and NumPy multiplies two Python scalars "
-        "of different kinds under 'no' (np.multiply(-2.0, 5, casting='no') == -10.0), where "
-        "loom makes them float64 and int64 and refuses."},
-       {Finding::loom_answers, Finding::loom_refuses},
-       [](const Ctx& x) {
-         if (x.p.what == Finding::loom_answers)
-           return has(x.c.expect.message, "cannot cast Python");
-         const std::string cast = x.c.kw.value("casting", "");
-         for (const auto& a : x.c.args) {
-           if (!a.python) return false;
-         }
-         return (cast == "no" || cast == "equiv") && x.o.error_class == "TypeError";
        }},
       {{"a Python scalar with dtype= is refused where loom makes it a strong int64/float64",
         "core/src/ops/type_resolution.cpp: a weak scalar of a higher kind than every array (a "

@@ -119,9 +119,10 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   // The start value: initial= exactly, else the identity unless initial=None.
   std::optional<Array> start;
   if (o.initial.given() && !o.initial.is_none()) {
-    // Checked against NumPy's dtype (dtype=, out='s) first: np.prod(x, initial=-8.0,
-    // dtype=np.uint8) is an OverflowError even though the loop that runs is wider.
-    const DType checked = types.cast_first ? want : dt;
+    // Checked against NumPy's loop dtype (dtype=, or resolved from out= and the input) first:
+    // np.prod(x, initial=-8.0, dtype=np.uint8) and np.sum(int8 x, out=<int8>, initial=300) are
+    // OverflowErrors even though the loop that runs (sum's, prod's) is wider.
+    const DType checked = types.numpy_loop;
     start = exact_initial(o.initial.value(), checked, who);
     if (checked != dt) start = start->astype(dt);
   } else if (!o.initial.given() && op.identity) {

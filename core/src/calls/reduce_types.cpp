@@ -186,12 +186,24 @@ ReduceTypes resolve_reduction(const OpDesc& op, Family family, const Array& x,
                               std::optional<DType> dtype, const std::optional<Array>& out,
                               const std::string& who) {
   if (dtype) {
-    // dtype= is the loop's dtype (NumPy casts the input to it unsafely). Without a loop of it,
-    // the input is cast to it first and the first loop it casts to safely runs, its result cast
-    // back: what dtype='s own loop gives for +, -, *, max, min. An integer or bool dtype= with
-    // only float loops left is refused, as NumPy has no such loop (divide).
+    // dtype= is the loop's dtype (NumPy casts the input to it unsafely).
     const Loop& l = pick_reduce_loop(op, family, x.dtype(), dtype, who);
     const DType dt = l.sig.outputs[0];
+    // A ufunc's methods run dtype='s own loop or are refused, as NumPy's are: a wider loop would
+    // answer where NumPy refuses (np.fmod.reduce(x, dtype=bool)), and it would check initial=
+    // against the wider dtype. (Bools for subtract, gcd ... are refused inside pick_reduce_loop,
+    // with NumPy's reason.)
+    if (op.kind == OpKind::ufunc && dt != *dtype) {
+      throw TypeError(who + ": no loop for dtype=" + std::string(name(*dtype)) +
+                      " (NumPy refuses it too: a ufunc's reduce, accumulate and reduceat run "
+                      "dtype='s own loop, and the nearest here is " +
+                      l.sig.str() + "); its signatures are: " + op.signatures() +
+                      "; pass dtype= of one of them, or cast the input");
+    }
+    // rt.reduce's sum, prod, max and min stand for NumPy's add, multiply, maximum and minimum,
+    // which have a loop of every dtype: without one of dtype=, the input is cast to it first and
+    // the first loop it casts to safely runs, its result cast back (what dtype='s own loop gives
+    // for +, *, max, min). An integer or bool dtype= with only float loops left is refused.
     const Kind want = kind(*dtype), got = kind(dt);
     if (want != Kind::floating && want != Kind::complex &&
         (got == Kind::floating || got == Kind::complex)) {

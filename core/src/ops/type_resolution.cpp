@@ -99,6 +99,75 @@ static bool integer_true_divide(const OpDesc& op, std::span<const DType> in) {
   return true;
 }
 
+// Calls NumPy refuses although one of its loops would take the inputs: its resolvers say no.
+// subtract and negative of bools (its subtraction and negative resolvers: a bool difference is
+// not arithmetic), and gcd, lcm, positive and sign of bools (its uniform resolver runs the loop
+// of the inputs' common dtype only, and they have no bool loop, though bool casts to int8
+// safely). Only where nothing forces the loop: np.subtract(b, b, dtype=np.int8) answers. `in`
+// holds the inputs after the weak-scalar rules (a Python int with bools is an int64).
+static void refuse_bool_inputs(const OpDesc& op, std::span<const DType> in, const Loop& l) {
+  if (op.kind != OpKind::ufunc || in.empty()) return;
+  for (DType t : in) {
+    if (t != DType::bool_) return;
+  }
+  if (l.sig.inputs[0] == DType::bool_) return;  // a plugin's own bool loop of the name runs
+  const std::string who = "ufunc '" + op.name + "' of bool inputs is refused, as NumPy refuses it";
+  const std::string as_ints =
+      "pass dtype= of an integer dtype (e.g. int8) or cast the inputs to compute on integers";
+  if (op.name == "subtract") {
+    throw TypeError(who +
+                    " (\"numpy boolean subtract, the - operator, is not supported\"): use "
+                    "bitwise_xor or logical_xor for bools, or " +
+                    as_ints);
+  }
+  if (op.name == "negative") {
+    throw TypeError(who +
+                    " (\"The numpy boolean negative, the - operator, is not supported\"): use "
+                    "logical_not or bitwise_not for bools, or " +
+                    as_ints);
+  }
+  if (op.name == "gcd" || op.name == "lcm" || op.name == "positive" || op.name == "sign") {
+    throw TypeError(who + " (it runs the loop of the inputs' common dtype, bool, and '" + op.name +
+                    "' has none; its signatures are: " + op.signatures() + "): " + as_ints);
+  }
+}
+
+// NumPy 2 takes a Python scalar under casting='equiv' only into its own dtype (int64, float64,
+// complex128; a bool into bool): np.add(int32 x, 3, casting='equiv') is a TypeError, although
+// 'no' answers (npy_update_operand_for_scalar). loom's weak scalars stand for Python's. Not
+// refused there: the logical ops (which take any input for its truth) and a Python int compared
+// with an integer array (NumPy 2 compares it as a Python int, with no cast).
+static void refuse_weak_under_equiv(const OpDesc& op, const ResolveRequest& r, const Loop& l) {
+  if (r.casting != Casting::equiv) return;
+  static const char* const truth[] = {"logical_and", "logical_or", "logical_xor", "logical_not"};
+  static const char* const compare[] = {"equal",      "not_equal", "less",
+                                        "less_equal", "greater",   "greater_equal"};
+  auto among = [&](const auto& names) {
+    return op.kind == OpKind::ufunc &&
+           std::find(std::begin(names), std::end(names), op.name) != std::end(names);
+  };
+  if (among(truth)) return;
+  const bool comparison = among(compare);
+  for (std::size_t i = 0; i < r.inputs.size() && i < l.sig.inputs.size(); ++i) {
+    if (!r.weak[i]) continue;
+    const int rank = kind_rank(r.inputs[i]);
+    if (comparison && rank == 1 && kind_rank(l.sig.inputs[i]) == 1) continue;
+    const DType own = rank == 0   ? DType::bool_
+                      : rank == 1 ? DType::int64
+                      : rank == 2 ? DType::float64
+                                  : DType::complex128;
+    if (l.sig.inputs[i] == own) continue;
+    const char* py = rank == 0 ? "bool" : rank == 1 ? "int" : rank == 2 ? "float" : "complex";
+    throw TypeError(std::string(name(op.kind)) + " '" + op.name + "': cannot cast the weak " + py +
+                    " scalar (input " + std::to_string(i) + ", a Python " + py + " to NumPy) to " +
+                    std::string(name(l.sig.inputs[i])) +
+                    " under the casting rule 'equiv', as NumPy 2 refuses it ('equiv' takes it " +
+                    "into " + std::string(name(own)) + " only); pass it as a 0-d array of " +
+                    std::string(name(l.sig.inputs[i])) +
+                    " (Array(v).astype(...), which is not weak) or use casting='no' or 'safe'");
+  }
+}
+
 int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
   const std::uint64_t pkey = plain_key(r);
   // Keys of up to 7 inputs fit beside a 24-bit loop index. Only resolved requests are stored, so
@@ -223,6 +292,14 @@ int resolve_loop(const OpDesc& op, const ResolveRequest& r) {
       weak[i] = true;
     }
     search();
+  }
+  if (found >= 0) {
+    // Checked before the cache stores the loop: a refused request is never stored, so every call
+    // of it gets here.
+    if (!forced)
+      refuse_bool_inputs(op, std::span<const DType>(in, std::min(r.inputs.size(), kMaxIn)),
+                         op.loops[found]);
+    refuse_weak_under_equiv(op, r, op.loops[found]);
   }
   if (found < 0) {
     std::string msg = std::string(name(op.kind)) + " '" + op.name +
