@@ -1,5 +1,5 @@
 // Catalogue triggers for the calls loom refuses because NumPy does (issue 28): a resolver's
-// refusal where a loop would take the inputs.
+// refusal where a loop would take the inputs, and a Python int its loop's dtype cannot hold.
 #include "catalogue.hpp"
 #include "loom/runtime.hpp"
 #include "trigger_helpers.hpp"
@@ -17,6 +17,10 @@ const TriggerSet numpy_refusals = {
     {"E-TYPE-WEAK-EQUIV",
      [] {
        rt().ufunc("add")(array<std::int32_t>({1, 2}), 3, {.casting = Casting::equiv});
+     }},
+    {"E-VALUE-WEAK-INT-RANGE",
+     [] {
+       rt().ufunc("add")(array<std::int8_t>({1, 2}), 300);
      }},
 };
 

@@ -86,6 +86,8 @@ bool fast_call(const Runtime& rt, const OpDesc& op, std::span<const Array* const
                          std::string(),
                          o.casting};
   const Loop& loop = op.loops[resolve_loop(op, r)];
+  // A weak int its loop cannot hold: the general path compares it by value or refuses it.
+  if (!detail::weak_ints_fit(loop, in)) return false;
   for (int i = 0; i < nin; ++i) {
     if (loop.sig.inputs[i] != dts[i] && !scalar[i]) return false;
   }

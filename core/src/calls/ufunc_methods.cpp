@@ -208,12 +208,19 @@ Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOpti
 
 Array Ufunc::outer(const Array& a, const Array& b, const CallOptions& o) const {
   detail::require_binary(*desc_, "outer");
+  // NumPy's outer takes its operands through np.asarray: a Python scalar is a strong int64 or
+  // float64 there, not weak (np.add.outer(int8 x, 300) is int64 [301]).
+  auto strong = [](const Array& x) {
+    if (!x.valid() || !x.weak()) return x;
+    return kind(x.dtype()) == Kind::floating ? x.as_strong() : x.astype(DType::int64);
+  };
+  const Array sa = strong(a), sb = strong(b);
   // a as a.shape + (1,)*b.ndim (a view with zero strides); b broadcasts from the left.
-  if (!a.valid() || !b.valid() || a.ndim() == 0) return one({&a, &b}, o);
-  Shape shape = a.shape(), strides = a.strides();
-  for (int k = 0; k < b.ndim(); ++k) shape.push_back(1), strides.push_back(0);
-  const Array wide(a.buffer(), a.dtype(), shape, strides, a.offset());
-  return one({&wide, &b}, o);
+  if (!sa.valid() || !sb.valid() || sa.ndim() == 0) return one({&sa, &sb}, o);
+  Shape shape = sa.shape(), strides = sa.strides();
+  for (int k = 0; k < sb.ndim(); ++k) shape.push_back(1), strides.push_back(0);
+  const Array wide(sa.buffer(), sa.dtype(), shape, strides, sa.offset());
+  return one({&wide, &sb}, o);
 }
 
 }  // namespace loom

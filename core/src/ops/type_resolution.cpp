@@ -326,18 +326,30 @@ namespace loom::detail {
 const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> inputs,
                       std::optional<DType> dtype, const std::string& signature, Casting casting) {
   SmallVec<DType, 8> dts;
-  SmallVec<char, 8> weak;
+  SmallVec<char, 8> weak_c;
   for (const auto& a : inputs) {
     dts.push_back(a.dtype());
-    weak.push_back(a.weak());
+    weak_c.push_back(a.weak());
   }
+  const std::size_t n = dts.size();
+  bool* weak = reinterpret_cast<bool*>(weak_c.data());
   ResolveRequest r{family,
-                   std::span<const DType>(dts.data(), dts.size()),
-                   std::span<const bool>(reinterpret_cast<const bool*>(weak.data()), weak.size()),
+                   std::span<const DType>(dts.data(), n),
+                   std::span<const bool>(weak, n),
                    dtype,
                    signature,
                    casting};
-  return op.loops[resolve_loop(op, r)];
+  const Loop* l = &op.loops[resolve_loop(op, r)];
+  if (!weak_ints_fit(*l, inputs) &&
+      compare_weak_ints_by_value(op, signature, inputs, std::span<DType>(dts.data(), n),
+                                 std::span<bool>(weak, n))) {
+    // Resolved again with the int as a strong int64: safe casting at least, as NumPy's
+    // comparison of a Python int answers under 'no' and 'equiv' too.
+    r.casting = std::max(casting, Casting::safe);
+    l = &op.loops[resolve_loop(op, r)];
+  }
+  refuse_weak_int_range(op, *l, inputs);
+  return *l;
 }
 
 }  // namespace loom::detail
