@@ -43,6 +43,8 @@ const char* name(Finding f) {
       return "at: array values after the call";
     case Finding::refusal_missing:
       return "loom answers a call it documents a refusal of";
+    case Finding::refusal_unlike:
+      return "loom refuses a Python int out of bounds otherwise";
   }
   return "?";
 }
@@ -351,6 +353,24 @@ void check_unchanged(const Outcome& o, Finding what, bool skip_out, bool skip_fi
   }
 }
 
+// NumPy's "Python integer V out of bounds for T" (OverflowError) is loom's E-VALUE-WEAK-INT-RANGE
+// or, for initial=, E-VALUE-INITIAL-RANGE, each naming T (and V): another refusal would hide a
+// wrong reason. Except loom's "no loop" for the dtypes, which NumPy checks after the value.
+void refusal_alike(const Expect& x, const Outcome& o, std::vector<Problem>& p) {
+  const std::string pre = "Python integer ", mid = " out of bounds for ";
+  const std::size_t m = x.message.find(mid);
+  if (*x.error != "OverflowError" || x.message.rfind(pre, 0) != 0 || m == std::string::npos) return;
+  const std::string v = x.message.substr(pre.size(), m - pre.size());
+  const std::string t = x.message.substr(m + mid.size());
+  auto has = [&](const std::string& part) { return o.message.find(part) != std::string::npos; };
+  const bool twin = o.error_class == "ValueError" &&
+                    (has("the weak int " + v + " ") || has("initial=")) && has("loop's dtype " + t);
+  if (!twin && !(o.error_class == "TypeError" && has("has no loop"))) {
+    p.push_back({Finding::refusal_unlike,
+                 "NumPy: " + x.message + "; loom: " + o.error_class + ": " + o.message});
+  }
+}
+
 }  // namespace
 
 std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome& o,
@@ -366,6 +386,7 @@ std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome
       p.push_back({Finding::loom_answers, "NumPy: " + *x.error + ": " + x.message});
     } else {
       check_unchanged(o, Finding::refusal_wrote, false, false, p);
+      refusal_alike(x, o, p);
     }
     return p;
   }

@@ -69,6 +69,7 @@ enum class Finding {
   out_outside_written,  // out='s base changed outside the view
   at_values,            // at: the array after the call differs
   refusal_missing,      // loom answers a call it documents a refusal of (out_cannot_hold_loop)
+  refusal_unlike,       // NumPy's OverflowError for a Python int, loom's refusal not its twin
 };
 const char* name(Finding f);
 

@@ -97,17 +97,6 @@ const std::vector<Entry>& entries() {
          for (const auto& a : x.c.args) py = py || a.python;
          return py && !kw_dtype(x.c).empty() && x.o.error_class == "TypeError";
        }},
-      {{"a Python int out of the loop dtype's range is converted",
-        "docs/decisions.md: out-of-range weak ints are converted with C++ semantics, not checked "
-        "(NumPy raises OverflowError: np.subtract(int16 x, -5, dtype=np.uint64, "
-        "casting='unsafe'))."},
-       {Finding::loom_answers},
-       [](const Ctx& x) {
-         bool py_int = false;
-         for (const auto& a : x.c.args) py_int = py_int || (a.python && a.dtype == DType::int64);
-         return py_int && x.c.expect.error == "OverflowError" &&
-                (x.c.method == "call" || x.c.method == "outer");
-       }},
   };
   return list;
 }

@@ -298,8 +298,17 @@ def scalar_input(d, other_dt):
     """A Python scalar (NumPy's weak scalar; loom's weak int / double)."""
     if other_dt.startswith(INEXACT) or d.p(0.3):
         return {"py": "float", "value": enc_float(float(d.r.randint(-6, 6)) / 2)}, None
+    if d.p(0.15):
+        # Near and past the integer dtypes' bounds (within C++ int, loom's weak int): NumPy 2
+        # raises OverflowError where the loop's integer dtype cannot hold one, and compares one
+        # with an integer array by value.
+        return {"py": "int", "value": d.choice(PY_INT_EDGES)}, None
     lo = 0 if other_dt.startswith("uint") or other_dt == "bool" else -5
     return {"py": "int", "value": d.r.randint(lo, 5)}, None
+
+
+PY_INT_EDGES = [-1, 127, 128, -128, -129, 255, 256, 300, -300, 32767, 32768, -32769, 65535,
+                65536, 2**31 - 1, -2**31]
 
 
 def py_value(enc):
@@ -375,7 +384,7 @@ def draw_call(d, case, op, method):
         dts[1] = dts[0]
     args_enc, args = [], []
     for i in range(2):
-        if method == "call" and d.p(0.1):
+        if d.p(0.1):  # outer takes a Python scalar as np.asarray does: a strong int64/float64
             enc, _ = scalar_input(d, dts[1 - i])
             args_enc.append(enc)
             args.append(py_value(enc))
