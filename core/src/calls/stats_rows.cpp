@@ -113,8 +113,9 @@ Array deliver(const Runtime& rt, const Array& input, const Array& flat, const Sh
 // Threads a block and chunks a row for rows of length n (at least one chunk: an empty row's sum
 // is a block's zero). A GPU thread takes more elements than a host one: with 16, a block's fixed
 // tree and the fold launches cost more than its loads (mean of 2^26 float32 at 171 us on an
-// H200, 2.5x CuPy). A fold's partials are few: there a GPU thread takes 16, so that one block of
-// 256 threads folds 4096 of them (64 a thread, in a block of 64, took 28 us of latency).
+// H200, 2.5x CuPy); 256 (1024 blocks for 2^26, one wave on an H200) beat 64 and 128 for mean,
+// var and argmax in one job (docs/stats.md). A fold's partials are few: there a GPU thread takes
+// 16, so that one block of 256 threads folds 4096 of them.
 Chunking chunking(std::int64_t n, const std::string& target, bool fold) {
   const std::int64_t k = device_target(target) && !fold ? kPerThreadDevice : kPerThread;
   std::int64_t nt = 1;

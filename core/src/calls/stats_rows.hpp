@@ -16,7 +16,7 @@ namespace loom::stats::detail {
 // Chunk shape of the row kernels: k elements a thread, at most kThreads threads a block. The
 // block size follows from the row length alone, so the association order (and the bits) does too.
 constexpr std::int64_t kPerThread = 16;
-constexpr std::int64_t kPerThreadDevice = 64;
+constexpr std::int64_t kPerThreadDevice = 256;
 constexpr std::int64_t kThreads = 256;
 constexpr std::int64_t kMaxBlocks = std::int64_t{1} << 20;  // block-stride loops past this
 // Private bins per block in shared memory (uint32): 48 KiB, every GPU's default limit.
