@@ -134,6 +134,18 @@ TEST_P(Float16Methods, ReduceatFoldsAlongItsAxis) {
   EXPECT_EQ(bits_of(r, 1), half_bits(3));
 }
 
+// The walk follows memory, as NumPy's iterator does: down axis 0 of a transposed C array the
+// reduced axis is the innermost in memory, so divide folds in float there (NumPy 2.4:
+// np.divide.reduce(a.T, axis=0) is [30000, 1] for a = [[60000, 0.5, 4], [1, 1, 1]]).
+TEST_P(Float16Methods, DivideAlongTheInnermostInMemoryFoldsInFloat) {
+  const Array a = from_vector(std::vector<double>{60000, 0.5, 4, 1, 1, 1})
+                      .astype(DType::float16)
+                      .reshape({2, 3});
+  const Array r = rt().ufunc("divide").reduce(a.transpose(), {.target = target(), .axis = 0});
+  EXPECT_EQ(bits_of(r, 0), half_bits(30000));
+  EXPECT_EQ(bits_of(r, 1), half_bits(1));
+}
+
 // The same for divide, whose reduceat segments fold in float too (np.divide.reduceat(a, [0],
 // axis=0) is [[30000, 1]], where reducing down axis 0 overflows).
 TEST_P(Float16Methods, DivideReduceatFoldsInFloat) {

@@ -187,7 +187,10 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
   // `parallel` gives the same bits.
   Array xv = xin, rv = res;
   std::vector<bool> red = reduced;
-  if (op.reorderable && nd > 1) {
+  // A non-reorderable op (one reduced axis, folded in order along it whatever the walk) walks in
+  // memory order too, as NumPy's iterator does: whether the reduced axis ends up innermost decides
+  // between a fold along it and elementwise steps, which round every step (float16 divide).
+  if (nd > 1) {
     constexpr std::int64_t kLongKept = 16;
     std::vector<int> perm(nd);
     std::iota(perm.begin(), perm.end(), 0);
@@ -195,7 +198,7 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
       return std::llabs(xin.strides()[a]) > std::llabs(xin.strides()[b]);
     });
     const int inner = perm[nd - 1];
-    if (reduced[inner] || x.shape()[inner] < kLongKept) {
+    if (op.reorderable && (reduced[inner] || x.shape()[inner] < kLongKept)) {
       std::stable_partition(perm.begin(), perm.end(), [&](int k) { return !reduced[k]; });
     }
     xv = xin.transpose(perm);
