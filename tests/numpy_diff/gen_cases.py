@@ -728,18 +728,23 @@ def method_result_leaves(case, op, loop, sinks):
     finite or lies outside int64's range, bound for an integer sink (seed 371064064, case 5211:
     divide.accumulate of float16 into an int8 out=, where 316.5 / -0.00857 / -0.00061 overflows
     float16 to inf; x86 gives 0 there, loom -1). NumPy's method on the case's input in the loop
-    dtype, without out=."""
+    dtype, without out=. rt.reduce's cases run NumPy's function (np.prod, np.sum), whose axis
+    defaults to None where the method's is 0 (seed 1101, case 9693: np.prod of a float32 -1.22
+    broadcast over 486 elements into an int16 out= is inf; multiply.reduce down axis 0, 6 factors,
+    is finite)."""
     method = case.c.get("method")
     uf = getattr(np, op, None)
     if method not in ("accumulate", "reduce") or uf is None or len(case.inputs) != 1 or \
             not any(s.kind in "iu" for s in sinks):
         return False
     kw = {k: case.kw[k] for k in ("axis", "initial", "where") if k in case.kw}
+    fn = REDUCE_FNS[case.c["op"]] if case.c.get("kind") == "reduce" else \
+        getattr(uf, method)  # np.max and np.min take no dtype=: their values are the inputs'
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with np.errstate(all="ignore"):
-                v = np.asarray(getattr(uf, method)(case.inputs[0], dtype=loop, **kw))
+                v = np.asarray(fn(case.inputs[0], dtype=loop, **kw))
                 if v.dtype.kind == "c":
                     v = v.real
                 v = np.asarray(v, dtype=np.float64)
