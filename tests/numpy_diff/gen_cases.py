@@ -339,6 +339,7 @@ class Case:
         self.at_base = None
         self.mask_view = None
         self.inputs = []  # the input arrays and scalars, for cast_undefined
+        self.at_idx = None  # at's indices, for at_result_leaves
         self.scale_fn = None
         self.exact_fn = None
 
@@ -719,8 +720,62 @@ def cast_undefined(case, res, op, loop):
         if op in ("floor_divide", "remainder", "fmod") and through_float and a.size and \
                 np.any(a == 0):
             return True
-    return float_loop and (float_result_leaves(case, op, sinks) or
-                           method_result_leaves(case, op, loop, sinks))
+    return float_loop and (float_result_leaves(case, op, loop, sinks) or
+                           method_result_leaves(case, op, loop, sinks) or
+                           at_result_leaves(case, op, loop))
+
+
+def leaves(v, sinks):
+    """Whether float values v (the real parts of complex ones), bound for the integer dtypes
+    among sinks, hold one that C leaves undefined and NumPy and loom cast differently: one that is
+    not finite, or beyond the range that both carry through. x86 NumPy converts a float to int8,
+    int16, int32, uint8 and uint16 through a 32-bit conversion (beyond it INT32_MIN, truncated:
+    3e9 becomes 0 in int16) and to uint32 and int64 through a 64-bit one; loom saturates to 64
+    bits and wraps (docs/decisions.md). So values inside the 32-bit range wrap alike into the
+    narrow dtypes (300.0 into int8 is 44 in both) and stay compared, values beyond it do not."""
+    v = np.asarray(v)
+    if v.dtype.kind == "c":
+        v = v.real
+    v = np.asarray(v, dtype=np.float64)
+    if not v.size:
+        return False
+    if not np.all(np.isfinite(v)):
+        return True
+    narrow = ("int8", "int16", "int32", "uint8", "uint16")
+    ints = [s for s in sinks if s.kind in "iu"]
+    if not ints:
+        return False
+    bound = 2.0 ** 31 if any(s.name in narrow for s in ints) else 2.0 ** 63
+    return bool(np.max(np.abs(v)) >= bound)
+
+
+def at_result_leaves(case, op, loop):
+    """The same for at through a float loop: NumPy updates a's element per index in order,
+    casting each result back to a's integer dtype before the next update of that index reads it
+    (seed 3303, case 6164: divide.at of an int32 a by -0.0051 four times on one row, 6 becomes
+    8.9e9, INT32_MIN in NumPy). Replays the updates in the loop dtype, a cast back after each, up
+    to the first result that leaves (then the rest is undefined)."""
+    a = np.array(case.inputs[0])
+    uf = getattr(np, op, None)
+    if case.c.get("method") != "at" or case.at_idx is None or uf is None or \
+            a.dtype.kind not in "iu":
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                idx = np.asarray(case.at_idx)
+                b = np.broadcast_to(np.asarray(case.inputs[1]), a[idx].shape).astype(loop)
+                pairs = [(idx[()], b)] if idx.ndim == 0 else \
+                    [(idx[k], b[k]) for k in range(idx.shape[0])]
+                for i, bk in pairs:
+                    r = np.asarray(uf(np.asarray(a[i]).astype(loop), bk))
+                    if leaves(r, [a.dtype]):
+                        return True
+                    a[i] = r.real if r.dtype.kind == "c" else r
+    except Exception:
+        return False
+    return False
 
 
 def method_result_leaves(case, op, loop, sinks):
@@ -744,60 +799,31 @@ def method_result_leaves(case, op, loop, sinks):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with np.errstate(all="ignore"):
-                v = np.asarray(fn(case.inputs[0], dtype=loop, **kw))
-                if v.dtype.kind == "c":
-                    v = v.real
-                v = np.asarray(v, dtype=np.float64)
-                return bool(v.size) and \
-                    (not np.all(np.isfinite(v)) or np.max(np.abs(v)) >= 2.0 ** 63)
+                return leaves(fn(case.inputs[0], dtype=loop, **kw), sinks)
     except Exception:
         return False
 
 
-def float_result_leaves(case, op, sinks):
-    """A call's float result (the op on the case's inputs, no out=) with a value that is not
-    finite or lies outside int64's range, bound for an integer sink (x // 0 in a float loop:
-    seed 693473029, case 4566, floor_divide(0.5, bools, out=uint32, casting='unsafe'); log(0);
-    an overflow): x86 gives INT64_MIN for those where loom's rule saturates (docs/decisions.md).
-    Finite values inside int64's range wrap alike in both and stay compared. Only calls: other
-    methods' inputs do not fit the op's own call, and answer False."""
+def float_result_leaves(case, op, loop, sinks):
+    """A call's or outer's float result (the op on the case's inputs in NumPy's loop dtype, no
+    out=) with a value that leaves (above) on its way to an integer sink (x // 0 in a float loop:
+    seed 693473029, case 4566, floor_divide(0.5, bools, out=uint32, casting='unsafe'); an
+    overflow). Other methods answer False here (reduce and accumulate: method_result_leaves; at:
+    at_result_leaves)."""
     uf = getattr(np, op, None)
-    if uf is None or len(case.inputs) != uf.nin or not any(s.kind in "iu" for s in sinks):
+    method = case.c.get("method")
+    if uf is None or method not in ("call", "outer") or len(case.inputs) != uf.nin:
         return False
+    f = uf.outer if method == "outer" else uf
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with np.errstate(all="ignore"):
-                r = uf(*case.inputs)
-                for v in r if isinstance(r, tuple) else (r,):
-                    v = np.asarray(v)
-                    v = np.asarray(v.real if v.dtype.kind == "c" else v, dtype=np.float64) \
-                        if v.dtype.kind in "fc" else None
-                    if v is not None and v.size and \
-                            (not np.all(np.isfinite(v)) or np.max(np.abs(v)) >= 2.0 ** 63):
-                        return True
+                r = f(*case.inputs, dtype=loop, casting="unsafe")
+                return any(leaves(v, sinks) for v in (r if isinstance(r, tuple) else (r,))
+                           if np.asarray(v).dtype.kind in "fc")
     except Exception:
         return False
-    return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with np.errstate(all="ignore"):
-                r = uf(*case.inputs)
-    except Exception:
-        return False
-    for v in r if isinstance(r, tuple) else (r,):
-        v = np.asarray(v)
-        if v.dtype.kind != "f" or not v.size:
-            continue
-        if not np.all(np.isfinite(v)):
-            return True
-        for s in sinks:
-            if s.kind in "iu":
-                info = np.iinfo(s)
-                if np.min(v) < info.min or np.max(v) > info.max:
-                    return True
-    return False
 
 
 def draw_accuracy(d, case, fn_name):
@@ -1007,6 +1033,7 @@ def draw_at(d, case, op):
     else:
         idx = np.array(vals, dtype=idt)
     case.c["indices"] = {"dtype": idt, "base": list(idx.shape), "data": enc_values(idx), "view": []}
+    case.at_idx = idx
     bshape = ([] if zero_d else [len(vals)]) + list(shape[1:])
     bshape = broadcastable_shape(d, bshape) if d.p(0.5) else bshape
     if d.p(0.04):
