@@ -130,6 +130,35 @@ def value_fill(d, dt, n, op, big_ok):
     return vals
 
 
+def refit_factors(d, base, enc, loop):
+    """Redraws a product's factors where NumPy's multiply loop is a float dtype that value_fill
+    did not draw them for (dtype= or a float out= of a reduction forces it): the loop sees a
+    complex input's real parts, and a float16 loop float32/float64 and integer factors. Partial
+    products in one order and another must stay finite and normal, as value_fill's: the real
+    parts get the loop's real factors (float16: within 1 % of 1; else 0.75 to 1.33), the
+    imaginary parts stay; the others within 1 % of 1, integers -1, 0 or 1. (Seed 90210, case
+    7156: prod of complex64 with dtype=float16 and initial=inf, real parts like cos t of 226
+    factors: loom's pairwise partial underflowed to 0 and met inf, NaN; NumPy's, in order from
+    inf, stayed inf. Under a float32 loop 150 such factors underflow alike.)"""
+    if loop is None or np.dtype(loop).kind != "f" or not base.size:
+        return
+    half, kind = loop == "float16", base.dtype.kind
+    if kind == "c" or (half and kind == "f" and base.dtype != np.float16):
+        n = base.size
+        vals = [d.r.choice([-1, 1]) * (d.r.uniform(0.99, 1.01) if half else d.r.uniform(0.75, 1.33))
+                for _ in range(n)]
+        if kind == "c":
+            base.real[...] = np.array(vals).reshape(base.shape)
+        else:
+            base[...] = np.array(vals).reshape(base.shape)
+    elif half and kind in "iu":
+        base[...] = np.array([d.r.choice([-1, 0, 1, 1, 1] if kind == "i" else [0, 1, 1, 1])
+                              for _ in range(base.size)]).reshape(base.shape)
+    else:
+        return
+    enc["data"] = enc_values(base)
+
+
 def wide(x):
     """x as float64, or complex128 for complex x (no imaginary part dropped)."""
     a = np.asarray(x)
@@ -520,6 +549,8 @@ def draw_reduce(d, case, op, fn_name):
     if d.p(0.2):
         out_operand(d, case, list(dry.shape) if dry is not None else [2],
                     dry.dtype.name if dry is not None else None)
+    if uf_name == "multiply":
+        refit_factors(d, base, enc, numpy_loop(case, uf_name, "reduce"))
     default_axis = None if fn_name else 0
     if uf_name in ("subtract", "divide"):
         # float16 folds: NumPy accumulates in float, loom rounds every step (compare.hpp): the
@@ -978,6 +1009,8 @@ def draw_accumulate(d, case, op, reduceat):
     if d.p(0.18):
         out_operand(d, case, list(dry.shape) if dry is not None else shape,
                     dry.dtype.name if dry is not None else None)
+    if op == "multiply":
+        refit_factors(d, base, enc, numpy_loop(case, op, "reduceat" if reduceat else "accumulate"))
     folds = ("add", "multiply", "subtract", "divide") if reduceat else ("add", "multiply")
     if op in folds and dry is not None and dry.dtype.kind in "fc":
         def scale():
