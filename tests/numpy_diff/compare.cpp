@@ -112,11 +112,12 @@ struct FloatRule {
   // not held to its own ulp). 1 for multiply: NumPy's AVX2/AVX-512 complex multiply fuses one
   // product, loom's rounds each (docs/catalogue.md).
   double cx_ulps = 0;
-  // A complex multiply whose out= is real keeps only the real part, whose larger sibling is gone:
-  // its error allowed is 3 u |x||y| (u of the loop's parts, |x||y| the scale gen_cases.py writes;
-  // the fused and the separately rounded products differ by up to one rounding of a product,
-  // and each rounds the difference once).
-  double cx_real_u = 0;
+  // A complex multiply (call, outer) whose loop may fuse: each part, and the real part an out=
+  // keeps, within 3 u |x||y| (u of the loop's parts, |x||y| the scale gen_cases.py writes; the
+  // fused and the separately rounded products differ by up to one rounding of a product, and each
+  // rounds the difference once), and 1 ulp more where the comparison dtype is coarser than the
+  // loop's parts (both round once more). 0: no such bound.
+  double cx_fused_u = 0;
 };
 
 // v rounded to the comparison dtype, as a loop of that dtype rounds it.
@@ -145,6 +146,12 @@ double tiny_of(DType cmp) {
   return std::numeric_limits<double>::min();
 }
 
+// A complex multiply's fused part (cx_fused_u): its error allowed at NumPy's part e.
+double fused_tol(const FloatRule& r, double e, double scale) {
+  if (r.cx_fused_u == 0) return 0;
+  return 3 * r.cx_fused_u * scale + (r.u > r.cx_fused_u ? ulp_up(r.cmp, e) : 0);
+}
+
 // One float element: NumPy's e against loom's l under the rule, with the element's error scale
 // and term count where the rule needs them.
 bool float_ok(double e, double l, const FloatRule& r, double scale, double count) {
@@ -155,7 +162,7 @@ bool float_ok(double e, double l, const FloatRule& r, double scale, double count
   if (std::isnan(e) || std::isnan(l)) return std::isnan(e) && std::isnan(l);
   if (std::isinf(e) || std::isinf(l)) return e == l;
   if (e == l) return true;
-  const double cx_real = r.cx_real_u > 0 ? 3 * r.cx_real_u * scale : 0;
+  const double cx_real = fused_tol(r, e, scale);
   switch (r.kind) {
     case FloatRule::exact:
       return std::fabs(l - e) <= cx_real;
@@ -205,7 +212,7 @@ bool complex_ok(std::complex<double> e, std::complex<double> l, const FloatRule&
   auto part = [&](double a, double b) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
     if (std::isinf(a) || std::isinf(b)) return a == b;
-    return a == b || std::fabs(a - b) <= tol;
+    return a == b || std::fabs(a - b) <= std::max(tol, fused_tol(r, a, scale));
   };
   return part(er, lr) && part(ei, li);
 }
@@ -429,8 +436,8 @@ std::vector<Problem> check(const loom::Runtime& rt, const Case& c, const Outcome
                                     std::string(loom::name(res.dtype()))});
   }
   FloatRule r = rule_for(c, x.dtype, res.dtype());
-  if (r.cx_ulps > 0 && !is_complex(x.dtype) && (x.loop == "complex64" || x.loop == "complex128")) {
-    r.cx_real_u = unit_roundoff({loom::dtype_from_name(x.loop)});
+  if (r.cx_ulps > 0 && (x.loop == "complex64" || x.loop == "complex128")) {
+    r.cx_fused_u = unit_roundoff({loom::dtype_from_name(x.loop)});
   }
   if (values) {
     compare_values(res, x.dtype, x.data, r, x.scale, x.count, Finding::value, nullptr, p, x.sample);

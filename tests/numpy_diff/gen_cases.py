@@ -426,13 +426,16 @@ def draw_call(d, case, op, method):
     case.inputs.extend(args)
     uf = getattr(np, op)
     call = uf.outer if method == "outer" else uf
-    if op == "multiply" and method == "call" and \
-            any(np.asarray(a).dtype.kind == "c" for a in args):
+    if op == "multiply" and any(np.asarray(a).dtype.kind == "c" for a in args):
         # A complex product's parts: NumPy's AVX2/AVX-512 loop fuses one part's product, loom's
-        # rounds each, so a part may differ by a rounding of u |x||y| (compare.cpp); when an out=
-        # keeps only the real part, the bound needs |x||y| (no randomness drawn here).
-        case.scale_fn = lambda: (magnitude(args[0]) * magnitude(args[1]),
-                                 np.ones(np.broadcast_shapes(np.shape(args[0]), np.shape(args[1]))))
+        # rounds each, so a part may differ by a rounding of u |x||y| (compare.cpp): the bound
+        # needs |x||y|, per pair of outer's operands too (seed 777, case 5330; no randomness
+        # drawn here).
+        def scale():
+            mag = np.multiply.outer if method == "outer" else np.multiply
+            s = mag(magnitude(args[0]), magnitude(args[1]))
+            return s, np.ones(np.shape(s))
+        case.scale_fn = scale
     if d.p(0.12):
         case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
     if d.p(0.15):
