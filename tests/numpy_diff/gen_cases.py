@@ -368,7 +368,7 @@ class Case:
         self.at_base = None
         self.mask_view = None
         self.inputs = []  # the input arrays and scalars, for cast_undefined
-        self.at_idx = None  # at's indices, for at_result_leaves
+        self.indices = None  # at's and reduceat's indices, for cast_undefined
         self.scale_fn = None
         self.exact_fn = None
 
@@ -791,14 +791,14 @@ def at_result_leaves(case, op, loop):
     to the first result that leaves (then the rest is undefined)."""
     a = np.array(case.inputs[0])
     uf = getattr(np, op, None)
-    if case.c.get("method") != "at" or case.at_idx is None or uf is None or \
+    if case.c.get("method") != "at" or case.indices is None or uf is None or \
             a.dtype.kind not in "iu":
         return False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with np.errstate(all="ignore"):
-                idx = np.asarray(case.at_idx)
+                idx = np.asarray(case.indices)
                 b = np.broadcast_to(np.asarray(case.inputs[1]), a[idx].shape).astype(loop)
                 pairs = [(idx[()], b)] if idx.ndim == 0 else \
                     [(idx[k], b[k]) for k in range(idx.shape[0])]
@@ -813,22 +813,25 @@ def at_result_leaves(case, op, loop):
 
 
 def method_result_leaves(case, op, loop, sinks):
-    """The same for accumulate and reduce through a float loop: a partial result that is not
-    finite or lies outside int64's range, bound for an integer sink (seed 371064064, case 5211:
+    """The same for accumulate, reduce and reduceat through a float loop: a result (accumulate:
+    every partial) that leaves (above), bound for an integer sink (seed 371064064, case 5211:
     divide.accumulate of float16 into an int8 out=, where 316.5 / -0.00857 / -0.00061 overflows
-    float16 to inf; x86 gives 0 there, loom -1). NumPy's method on the case's input in the loop
-    dtype, without out=. rt.reduce's cases run NumPy's function (np.prod, np.sum), whose axis
-    defaults to None where the method's is 0 (seed 1101, case 9693: np.prod of a float32 -1.22
-    broadcast over 486 elements into an int16 out= is inf; multiply.reduce down axis 0, 6 factors,
-    is finite)."""
+    float16 to inf; x86 gives 0 there, loom -1; seeds 31 and 13579, cases 4148 and 7758:
+    floor_divide.reduceat of float16 and float64 into int32 and int16 out=). NumPy's method on the
+    case's input in the loop dtype, without out=. rt.reduce's cases run NumPy's function (np.prod,
+    np.sum), whose axis defaults to None where the method's is 0 (seed 1101, case 9693: np.prod of
+    a float32 -1.22 broadcast over 486 elements into an int16 out= is inf; multiply.reduce down
+    axis 0, 6 factors, is finite)."""
     method = case.c.get("method")
     uf = getattr(np, op, None)
-    if method not in ("accumulate", "reduce") or uf is None or len(case.inputs) != 1 or \
-            not any(s.kind in "iu" for s in sinks):
+    if method not in ("accumulate", "reduce", "reduceat") or uf is None or \
+            len(case.inputs) != 1 or not any(s.kind in "iu" for s in sinks):
         return False
     kw = {k: case.kw[k] for k in ("axis", "initial", "where") if k in case.kw}
     fn = REDUCE_FNS[case.c["op"]] if case.c.get("kind") == "reduce" else \
         getattr(uf, method)  # np.max and np.min take no dtype=: their values are the inputs'
+    if method == "reduceat":
+        fn = lambda x, **kw_: uf.reduceat(x, case.indices, **kw_)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -1004,6 +1007,7 @@ def draw_accumulate(d, case, op, reduceat):
         idx = np.array(vals, dtype=idt)
         ienc = {"dtype": idt, "base": [len(vals)], "data": enc_values(idx), "view": []}
         case.c["indices"] = ienc
+        case.indices = idx
     if d.p(0.15):
         case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
     uf = getattr(np, op)
@@ -1069,7 +1073,7 @@ def draw_at(d, case, op):
     else:
         idx = np.array(vals, dtype=idt)
     case.c["indices"] = {"dtype": idt, "base": list(idx.shape), "data": enc_values(idx), "view": []}
-    case.at_idx = idx
+    case.indices = idx
     bshape = ([] if zero_d else [len(vals)]) + list(shape[1:])
     bshape = broadcastable_shape(d, bshape) if d.p(0.5) else bshape
     if d.p(0.04):
