@@ -42,8 +42,9 @@
 //   with |z| as the scale (products and multiply prefixes with 3 u: a complex multiply errs by
 //   up to sqrt(5) u |x||y|); where a product has a part that is not finite on either side, both
 //   must (an infinite factor makes the parts depend on the grouping). Elementwise: exactly, but
-//   multiply within 1 ulp of NumPy's larger part (NumPy's AVX2/AVX-512 loop fuses one product;
-//   docs/catalogue.md, "Complex").
+//   multiply (NumPy's AVX2/AVX-512 loop fuses one product; docs/catalogue.md, "Complex") within
+//   1 ulp of NumPy's larger part or 3 u |x||y| per part (u of the loop's parts; the real part a
+//   real out= keeps likewise; 1 ulp of a coarser out= more), |x||y| from gen_cases.py.
 #pragma once
 #include <string>
 #include <vector>

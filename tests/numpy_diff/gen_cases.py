@@ -130,6 +130,35 @@ def value_fill(d, dt, n, op, big_ok):
     return vals
 
 
+def refit_factors(d, base, enc, loop):
+    """Redraws a product's factors where NumPy's multiply loop is a float dtype that value_fill
+    did not draw them for (dtype= or a float out= of a reduction forces it): the loop sees a
+    complex input's real parts, and a float16 loop float32/float64 and integer factors. Partial
+    products in one order and another must stay finite and normal, as value_fill's: the real
+    parts get the loop's real factors (float16: within 1 % of 1; else 0.75 to 1.33), the
+    imaginary parts stay; the others within 1 % of 1, integers -1, 0 or 1. (Seed 90210, case
+    7156: prod of complex64 with dtype=float16 and initial=inf, real parts like cos t of 226
+    factors: loom's pairwise partial underflowed to 0 and met inf, NaN; NumPy's, in order from
+    inf, stayed inf. Under a float32 loop 150 such factors underflow alike.)"""
+    if loop is None or np.dtype(loop).kind != "f" or not base.size:
+        return
+    half, kind = loop == "float16", base.dtype.kind
+    if kind == "c" or (half and kind == "f" and base.dtype != np.float16):
+        n = base.size
+        vals = [d.r.choice([-1, 1]) * (d.r.uniform(0.99, 1.01) if half else d.r.uniform(0.75, 1.33))
+                for _ in range(n)]
+        if kind == "c":
+            base.real[...] = np.array(vals).reshape(base.shape)
+        else:
+            base[...] = np.array(vals).reshape(base.shape)
+    elif half and kind in "iu":
+        base[...] = np.array([d.r.choice([-1, 0, 1, 1, 1] if kind == "i" else [0, 1, 1, 1])
+                              for _ in range(base.size)]).reshape(base.shape)
+    else:
+        return
+    enc["data"] = enc_values(base)
+
+
 def wide(x):
     """x as float64, or complex128 for complex x (no imaginary part dropped)."""
     a = np.asarray(x)
@@ -339,6 +368,7 @@ class Case:
         self.at_base = None
         self.mask_view = None
         self.inputs = []  # the input arrays and scalars, for cast_undefined
+        self.indices = None  # at's and reduceat's indices, for cast_undefined
         self.scale_fn = None
         self.exact_fn = None
 
@@ -396,13 +426,16 @@ def draw_call(d, case, op, method):
     case.inputs.extend(args)
     uf = getattr(np, op)
     call = uf.outer if method == "outer" else uf
-    if op == "multiply" and method == "call" and \
-            any(np.asarray(a).dtype.kind == "c" for a in args):
+    if op == "multiply" and any(np.asarray(a).dtype.kind == "c" for a in args):
         # A complex product's parts: NumPy's AVX2/AVX-512 loop fuses one part's product, loom's
-        # rounds each, so a part may differ by a rounding of u |x||y| (compare.cpp); when an out=
-        # keeps only the real part, the bound needs |x||y| (no randomness drawn here).
-        case.scale_fn = lambda: (magnitude(args[0]) * magnitude(args[1]),
-                                 np.ones(np.broadcast_shapes(np.shape(args[0]), np.shape(args[1]))))
+        # rounds each, so a part may differ by a rounding of u |x||y| (compare.cpp): the bound
+        # needs |x||y|, per pair of outer's operands too (seed 777, case 5330; no randomness
+        # drawn here).
+        def scale():
+            mag = np.multiply.outer if method == "outer" else np.multiply
+            s = mag(magnitude(args[0]), magnitude(args[1]))
+            return s, np.ones(np.shape(s))
+        case.scale_fn = scale
     if d.p(0.12):
         case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
     if d.p(0.15):
@@ -519,6 +552,8 @@ def draw_reduce(d, case, op, fn_name):
     if d.p(0.2):
         out_operand(d, case, list(dry.shape) if dry is not None else [2],
                     dry.dtype.name if dry is not None else None)
+    if uf_name == "multiply":
+        refit_factors(d, base, enc, numpy_loop(case, uf_name, "reduce"))
     default_axis = None if fn_name else 0
     if uf_name in ("subtract", "divide"):
         # float16 folds: NumPy accumulates in float, loom rounds every step (compare.hpp): the
@@ -719,80 +754,113 @@ def cast_undefined(case, res, op, loop):
         if op in ("floor_divide", "remainder", "fmod") and through_float and a.size and \
                 np.any(a == 0):
             return True
-    return float_loop and (float_result_leaves(case, op, sinks) or
-                           method_result_leaves(case, op, loop, sinks))
+    return float_loop and (float_result_leaves(case, op, loop, sinks) or
+                           method_result_leaves(case, op, loop, sinks) or
+                           at_result_leaves(case, op, loop))
+
+
+def leaves(v, sinks):
+    """Whether float values v (the real parts of complex ones), bound for the integer dtypes
+    among sinks, hold one that C leaves undefined and NumPy and loom cast differently: one that is
+    not finite, or beyond the range that both carry through. x86 NumPy converts a float to int8,
+    int16, int32, uint8 and uint16 through a 32-bit conversion (beyond it INT32_MIN, truncated:
+    3e9 becomes 0 in int16) and to uint32 and int64 through a 64-bit one; loom saturates to 64
+    bits and wraps (docs/decisions.md). So values inside the 32-bit range wrap alike into the
+    narrow dtypes (300.0 into int8 is 44 in both) and stay compared, values beyond it do not."""
+    v = np.asarray(v)
+    if v.dtype.kind == "c":
+        v = v.real
+    v = np.asarray(v, dtype=np.float64)
+    if not v.size:
+        return False
+    if not np.all(np.isfinite(v)):
+        return True
+    narrow = ("int8", "int16", "int32", "uint8", "uint16")
+    ints = [s for s in sinks if s.kind in "iu"]
+    if not ints:
+        return False
+    bound = 2.0 ** 31 if any(s.name in narrow for s in ints) else 2.0 ** 63
+    return bool(np.max(np.abs(v)) >= bound)
+
+
+def at_result_leaves(case, op, loop):
+    """The same for at through a float loop: NumPy updates a's element per index in order,
+    casting each result back to a's integer dtype before the next update of that index reads it
+    (seed 3303, case 6164: divide.at of an int32 a by -0.0051 four times on one row, 6 becomes
+    8.9e9, INT32_MIN in NumPy). Replays the updates in the loop dtype, a cast back after each, up
+    to the first result that leaves (then the rest is undefined)."""
+    a = np.array(case.inputs[0])
+    uf = getattr(np, op, None)
+    if case.c.get("method") != "at" or case.indices is None or uf is None or \
+            a.dtype.kind not in "iu":
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                idx = np.asarray(case.indices)
+                b = np.broadcast_to(np.asarray(case.inputs[1]), a[idx].shape).astype(loop)
+                pairs = [(idx[()], b)] if idx.ndim == 0 else \
+                    [(idx[k], b[k]) for k in range(idx.shape[0])]
+                for i, bk in pairs:
+                    r = np.asarray(uf(np.asarray(a[i]).astype(loop), bk))
+                    if leaves(r, [a.dtype]):
+                        return True
+                    a[i] = r.real if r.dtype.kind == "c" else r
+    except Exception:
+        return False
+    return False
 
 
 def method_result_leaves(case, op, loop, sinks):
-    """The same for accumulate and reduce through a float loop: a partial result that is not
-    finite or lies outside int64's range, bound for an integer sink (seed 371064064, case 5211:
+    """The same for accumulate, reduce and reduceat through a float loop: a result (accumulate:
+    every partial) that leaves (above), bound for an integer sink (seed 371064064, case 5211:
     divide.accumulate of float16 into an int8 out=, where 316.5 / -0.00857 / -0.00061 overflows
-    float16 to inf; x86 gives 0 there, loom -1). NumPy's method on the case's input in the loop
-    dtype, without out=."""
+    float16 to inf; x86 gives 0 there, loom -1; seeds 31 and 13579, cases 4148 and 7758:
+    floor_divide.reduceat of float16 and float64 into int32 and int16 out=). NumPy's method on the
+    case's input in the loop dtype, without out=. rt.reduce's cases run NumPy's function (np.prod,
+    np.sum), whose axis defaults to None where the method's is 0 (seed 1101, case 9693: np.prod of
+    a float32 -1.22 broadcast over 486 elements into an int16 out= is inf; multiply.reduce down
+    axis 0, 6 factors, is finite)."""
     method = case.c.get("method")
     uf = getattr(np, op, None)
-    if method not in ("accumulate", "reduce") or uf is None or len(case.inputs) != 1 or \
-            not any(s.kind in "iu" for s in sinks):
+    if method not in ("accumulate", "reduce", "reduceat") or uf is None or \
+            len(case.inputs) != 1 or not any(s.kind in "iu" for s in sinks):
         return False
     kw = {k: case.kw[k] for k in ("axis", "initial", "where") if k in case.kw}
+    fn = REDUCE_FNS[case.c["op"]] if case.c.get("kind") == "reduce" else \
+        getattr(uf, method)  # np.max and np.min take no dtype=: their values are the inputs'
+    if method == "reduceat":
+        fn = lambda x, **kw_: uf.reduceat(x, case.indices, **kw_)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with np.errstate(all="ignore"):
-                v = np.asarray(getattr(uf, method)(case.inputs[0], dtype=loop, **kw))
-                if v.dtype.kind == "c":
-                    v = v.real
-                v = np.asarray(v, dtype=np.float64)
-                return bool(v.size) and \
-                    (not np.all(np.isfinite(v)) or np.max(np.abs(v)) >= 2.0 ** 63)
+                return leaves(fn(case.inputs[0], dtype=loop, **kw), sinks)
     except Exception:
         return False
 
 
-def float_result_leaves(case, op, sinks):
-    """A call's float result (the op on the case's inputs, no out=) with a value that is not
-    finite or lies outside int64's range, bound for an integer sink (x // 0 in a float loop:
-    seed 693473029, case 4566, floor_divide(0.5, bools, out=uint32, casting='unsafe'); log(0);
-    an overflow): x86 gives INT64_MIN for those where loom's rule saturates (docs/decisions.md).
-    Finite values inside int64's range wrap alike in both and stay compared. Only calls: other
-    methods' inputs do not fit the op's own call, and answer False."""
+def float_result_leaves(case, op, loop, sinks):
+    """A call's or outer's float result (the op on the case's inputs in NumPy's loop dtype, no
+    out=) with a value that leaves (above) on its way to an integer sink (x // 0 in a float loop:
+    seed 693473029, case 4566, floor_divide(0.5, bools, out=uint32, casting='unsafe'); an
+    overflow). Other methods answer False here (reduce and accumulate: method_result_leaves; at:
+    at_result_leaves)."""
     uf = getattr(np, op, None)
-    if uf is None or len(case.inputs) != uf.nin or not any(s.kind in "iu" for s in sinks):
+    method = case.c.get("method")
+    if uf is None or method not in ("call", "outer") or len(case.inputs) != uf.nin:
         return False
+    f = uf.outer if method == "outer" else uf
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with np.errstate(all="ignore"):
-                r = uf(*case.inputs)
-                for v in r if isinstance(r, tuple) else (r,):
-                    v = np.asarray(v)
-                    v = np.asarray(v.real if v.dtype.kind == "c" else v, dtype=np.float64) \
-                        if v.dtype.kind in "fc" else None
-                    if v is not None and v.size and \
-                            (not np.all(np.isfinite(v)) or np.max(np.abs(v)) >= 2.0 ** 63):
-                        return True
+                r = f(*case.inputs, dtype=loop, casting="unsafe")
+                return any(leaves(v, sinks) for v in (r if isinstance(r, tuple) else (r,))
+                           if np.asarray(v).dtype.kind in "fc")
     except Exception:
         return False
-    return False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with np.errstate(all="ignore"):
-                r = uf(*case.inputs)
-    except Exception:
-        return False
-    for v in r if isinstance(r, tuple) else (r,):
-        v = np.asarray(v)
-        if v.dtype.kind != "f" or not v.size:
-            continue
-        if not np.all(np.isfinite(v)):
-            return True
-        for s in sinks:
-            if s.kind in "iu":
-                info = np.iinfo(s)
-                if np.min(v) < info.min or np.max(v) > info.max:
-                    return True
-    return False
 
 
 def draw_accuracy(d, case, fn_name):
@@ -939,6 +1007,7 @@ def draw_accumulate(d, case, op, reduceat):
         idx = np.array(vals, dtype=idt)
         ienc = {"dtype": idt, "base": [len(vals)], "data": enc_values(idx), "view": []}
         case.c["indices"] = ienc
+        case.indices = idx
     if d.p(0.15):
         case.kw_enc["dtype"] = case.kw["dtype"] = d.dtype()
     uf = getattr(np, op)
@@ -947,6 +1016,8 @@ def draw_accumulate(d, case, op, reduceat):
     if d.p(0.18):
         out_operand(d, case, list(dry.shape) if dry is not None else shape,
                     dry.dtype.name if dry is not None else None)
+    if op == "multiply":
+        refit_factors(d, base, enc, numpy_loop(case, op, "reduceat" if reduceat else "accumulate"))
     folds = ("add", "multiply", "subtract", "divide") if reduceat else ("add", "multiply")
     if op in folds and dry is not None and dry.dtype.kind in "fc":
         def scale():
@@ -1002,6 +1073,7 @@ def draw_at(d, case, op):
     else:
         idx = np.array(vals, dtype=idt)
     case.c["indices"] = {"dtype": idt, "base": list(idx.shape), "data": enc_values(idx), "view": []}
+    case.indices = idx
     bshape = ([] if zero_d else [len(vals)]) + list(shape[1:])
     bshape = broadcastable_shape(d, bshape) if d.p(0.5) else bshape
     if d.p(0.04):
