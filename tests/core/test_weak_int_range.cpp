@@ -108,6 +108,19 @@ TEST_P(WeakIntRange, WhatNumPyAnswersStillAnswers) {
 
 // NumPy 2 compares a Python int with an integer array by value: int8 == 300 is false, where the
 // int8 loop compared with 300 cast to 44.
+// The logical ops take a weak int by its truth with dtype=bool too (NumPy 2.4:
+// np.logical_not(256, dtype=bool) is False, np.logical_and(int8 [1, 0], 300, dtype=bool) is
+// [True, False]); through the int8 loop 256 would be 0 (found by numpy_diff, seed 3344).
+TEST_P(WeakIntRange, LogicalOpsTakeTheIntByItsTruth) {
+  const std::string t = target();
+  const Array x = array<std::int8_t>({1, 0});
+  EXPECT_EQ(ints(op("logical_not")(256, {.target = t, .dtype = DType::bool_})), (I64{0}));
+  EXPECT_EQ(ints(op("logical_not")(300, {.target = t, .dtype = DType::bool_})), (I64{0}));
+  EXPECT_EQ(ints(op("logical_and")(x, 300, {.target = t, .dtype = DType::bool_})), (I64{1, 0}));
+  EXPECT_EQ(ints(op("logical_or")(x, -1000, {.target = t, .dtype = DType::bool_})), (I64{1, 1}));
+  EXPECT_EQ(ints(op("logical_xor")(256, 1, {.target = t, .dtype = DType::bool_})), (I64{0}));
+}
+
 TEST_P(WeakIntRange, ComparisonsAreByValue) {
   const std::string t = target();
   const Array x = array<std::int8_t>({1, 44, -128});

@@ -341,11 +341,13 @@ const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> in
                    casting};
   const Loop* l = &op.loops[resolve_loop(op, r)];
   if (!weak_ints_fit(*l, inputs) &&
-      compare_weak_ints_by_value(op, signature, inputs, std::span<DType>(dts.data(), n),
+      compare_weak_ints_by_value(op, *l, signature, inputs, std::span<DType>(dts.data(), n),
                                  std::span<bool>(weak, n))) {
     // Resolved again with the int as a strong int64: safe casting at least, as NumPy's
-    // comparison of a Python int answers under 'no' and 'equiv' too.
-    r.casting = std::max(casting, Casting::safe);
+    // comparison of a Python int answers under 'no' and 'equiv' too; a logical op's loop with
+    // safe casting exactly, as NumPy's search takes the loop (else dtype=bool would pick the int8
+    // loop again, int64 to int8 being same_kind).
+    r.casting = logical(op) ? Casting::safe : std::max(casting, Casting::safe);
     l = &op.loops[resolve_loop(op, r)];
   }
   refuse_weak_int_range(op, *l, inputs);

@@ -52,6 +52,14 @@ bool compares_by_value(const OpDesc& op) {
 
 }  // namespace
 
+// NumPy's logical ops answer for any Python int (by its truth: np.logical_not(256, dtype=bool)
+// is False, where 256 through an int8 loop would be 0).
+bool logical(const OpDesc& op) {
+  static const char* const names[] = {"logical_and", "logical_or", "logical_xor", "logical_not"};
+  return op.kind == OpKind::ufunc &&
+         std::find(std::begin(names), std::end(names), op.name) != std::end(names);
+}
+
 bool weak_ints_fit(const Loop& l, std::span<const Array* const> in) {
   for (std::size_t i = 0; i < in.size() && i < l.sig.inputs.size(); ++i) {
     const auto v = weak_int(*in[i]);
@@ -66,11 +74,22 @@ bool weak_ints_fit(const Loop& l, std::span<const Array> in) {
   return weak_ints_fit(l, std::span<const Array* const>(p.data(), p.size()));
 }
 
-bool compare_weak_ints_by_value(const OpDesc& op, const std::string& signature,
+bool compare_weak_ints_by_value(const OpDesc& op, const Loop& l, const std::string& signature,
                                 std::span<const Array> in, std::span<DType> dts,
                                 std::span<bool> weak) {
-  if (!signature.empty() || !compares_by_value(op)) return false;
+  if (!signature.empty()) return false;
   bool changed = false;
+  if (logical(op)) {
+    for (std::size_t i = 0; i < in.size() && i < l.sig.inputs.size(); ++i) {
+      const auto v = weak_int(in[i]);
+      if (!v || holds(l.sig.inputs[i], *v)) continue;
+      dts[i] = DType::int64;
+      weak[i] = false;
+      changed = true;
+    }
+    return changed;
+  }
+  if (!compares_by_value(op)) return false;
   for (std::size_t i = 0; i < in.size(); ++i) {
     const auto v = weak_int(in[i]);
     if (!v) continue;
