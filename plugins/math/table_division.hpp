@@ -12,10 +12,10 @@ void register_division(Registrar& reg) {
   using namespace types;
   using loom::def::identity;
   using loom::def::ufunc;
-  ufunc<Cx<HalfFold<Divide>, CDivide>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
-      reg, "divide", "x / y (true division)");
-  ufunc<Cx<HalfFold<Divide>, CDivide>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN), LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(
-      reg, "true_divide", "x / y, as divide");
+  ufunc<Cx<HalfFold<Divide>, CDivide>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN),
+        LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "divide", "x / y (true division)");
+  ufunc<Cx<HalfFold<Divide>, CDivide>, LOOM_MATH_HFLOATS(LOOM_MATH_BIN),
+        LOOM_MATH_CFLOATS(LOOM_MATH_BIN)>(reg, "true_divide", "x / y, as divide");
   ufunc<Half<FloorDivide>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(
       reg, "floor_divide", "x // y, floor division; integer x // 0 is 0");
   ufunc<Half<Remainder>, LOOM_MATH_HREALS(LOOM_MATH_BIN)>(

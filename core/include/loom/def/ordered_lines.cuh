@@ -35,8 +35,8 @@ inline constexpr int kLineBytes = 8192;  // one staging buffer of ordered_lines
 // With `steps` a reduction rounds to T after every step too: the host loops do where the reduced
 // dim is not the innermost (elementwise steps there, as NumPy's), and cuda gives their bits.
 template <class F, class T, class A = T>
-__global__ void __launch_bounds__(kThreads) ordered_lines(F f, LineParams p, bool scan,
-                                                          bool steps) {
+__global__ void __launch_bounds__(kThreads)
+    ordered_lines(F f, LineParams p, bool scan, bool steps) {
   constexpr int C = sizeof(T) < kLineBytes ? static_cast<int>(kLineBytes / sizeof(T)) : 1;
   constexpr int kLoaders = kThreads - 32;
   __shared__ alignas(16) unsigned char raw[2][C * sizeof(T)];
