@@ -1,7 +1,8 @@
 // Fuzz target: type resolution. An op with a few fuzzed loops (written as signature strings and
 // parsed), then fuzzed requests: input dtypes, NEP 50 weak flags, casting, dtype=/signature=.
 // Checked against NumPy's linear search written out here: the loop found is the first whose
-// inputs all cast under the rule; TypeError exactly when none does; the cache answers the same.
+// inputs all cast under the rule; TypeError exactly when none does or when 'equiv' would take a
+// weak scalar out of its own dtype; the cache answers the same.
 #include <algorithm>
 #include <vector>
 
@@ -144,6 +145,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (want < 0 && all_weak) {
         for (int li = 0; li < nloops && want < 0; ++li) {
           if (weak_loop_fits(op.loops[li], in)) want = li;
+        }
+      }
+      // NumPy 2 takes a weak (Python) scalar under 'equiv' only into its own dtype (int64,
+      // float64, complex128, bool): the loop found is refused otherwise (E-TYPE-WEAK-EQUIV).
+      if (want >= 0 && r.casting == Casting::equiv) {
+        const DType own[] = {DType::bool_, DType::int64, DType::float64, DType::complex128};
+        const loom::Loop& l = op.loops[want];
+        for (int i = 0; i < n; ++i) {
+          if (weak[i] && l.sig.inputs[i] != own[rank(in[i])]) want = -1;
         }
       }
       if (want != got) {
