@@ -21,10 +21,10 @@ bool weak_ints_fit(const Loop& l, std::span<const Array> in);
 // A comparison without signature= of a weak int that an integer input's dtype cannot hold, or a
 // logical op's weak int that loop l's input cannot hold: marks it a strong int64 in dts/weak
 // (NumPy 2 takes it by value) and returns true.
-bool compare_weak_ints_by_value(const OpDesc& op, const Loop& l, const std::string& signature,
-                                std::span<const Array> in, std::span<DType> dts,
-                                std::span<bool> weak);
-// Whether op is one of NumPy's logical ops (logical_and, _or, _xor, _not).
+bool take_weak_ints_by_value(const OpDesc& op, const Loop& l, const std::string& signature,
+                             std::span<const Array> in, std::span<DType> dts, std::span<bool> weak);
+// Whether op is one of NumPy's comparisons (equal, less, ...) / logical ops (logical_and, ...).
+bool comparison(const OpDesc& op);
 bool logical(const OpDesc& op);
 // ValueError naming the value and the dtype: a weak int the loop's integer input cannot hold.
 void refuse_weak_int_range(const OpDesc& op, const Loop& l, std::span<const Array> in);

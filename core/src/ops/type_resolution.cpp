@@ -138,20 +138,12 @@ static void refuse_bool_inputs(const OpDesc& op, std::span<const DType> in, cons
 // refused there: the logical ops (which take any input for its truth) and a Python int compared
 // with an integer array (NumPy 2 compares it as a Python int, with no cast).
 static void refuse_weak_under_equiv(const OpDesc& op, const ResolveRequest& r, const Loop& l) {
-  if (r.casting != Casting::equiv) return;
-  static const char* const truth[] = {"logical_and", "logical_or", "logical_xor", "logical_not"};
-  static const char* const compare[] = {"equal",      "not_equal", "less",
-                                        "less_equal", "greater",   "greater_equal"};
-  auto among = [&](const auto& names) {
-    return op.kind == OpKind::ufunc &&
-           std::find(std::begin(names), std::end(names), op.name) != std::end(names);
-  };
-  if (among(truth)) return;
-  const bool comparison = among(compare);
+  if (r.casting != Casting::equiv || detail::logical(op)) return;
+  const bool compares = detail::comparison(op);
   for (std::size_t i = 0; i < r.inputs.size() && i < l.sig.inputs.size(); ++i) {
     if (!r.weak[i]) continue;
     const int rank = kind_rank(r.inputs[i]);
-    if (comparison && rank == 1 && kind_rank(l.sig.inputs[i]) == 1) continue;
+    if (compares && rank == 1 && kind_rank(l.sig.inputs[i]) == 1) continue;
     const DType own = rank == 0   ? DType::bool_
                       : rank == 1 ? DType::int64
                       : rank == 2 ? DType::float64
@@ -341,8 +333,8 @@ const Loop& pick_loop(const OpDesc& op, Family family, std::span<const Array> in
                    casting};
   const Loop* l = &op.loops[resolve_loop(op, r)];
   if (!weak_ints_fit(*l, inputs) &&
-      compare_weak_ints_by_value(op, *l, signature, inputs, std::span<DType>(dts.data(), n),
-                                 std::span<bool>(weak, n))) {
+      take_weak_ints_by_value(op, *l, signature, inputs, std::span<DType>(dts.data(), n),
+                              std::span<bool>(weak, n))) {
     // Resolved again with the int as a strong int64: safe casting at least, as NumPy's
     // comparison of a Python int answers under 'no' and 'equiv' too; a logical op's loop with
     // safe casting exactly, as NumPy's search takes the loop (else dtype=bool would pick the int8

@@ -2,6 +2,7 @@
 // C++ int): np.add(int8 x, 300) raises OverflowError, where converting 300 to int8 would compute
 // with 44. The loop is resolved from dtypes and cached; the value is checked here, per call.
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -41,23 +42,22 @@ bool holds(DType t, std::int64_t v) {
   });
 }
 
-// NumPy 2 compares a Python int with an integer array by value (np.equal(int8 x, 300) is all
-// False, np.less(uint8 x, -1) too) unless a signature names the loop.
-bool compares_by_value(const OpDesc& op) {
-  static const char* const names[] = {"equal",      "not_equal", "less",
-                                      "less_equal", "greater",   "greater_equal"};
-  return op.kind == OpKind::ufunc &&
-         std::find(std::begin(names), std::end(names), op.name) != std::end(names);
+bool named(const OpDesc& op, std::initializer_list<const char*> names) {
+  return op.kind == OpKind::ufunc && std::find(names.begin(), names.end(), op.name) != names.end();
 }
 
 }  // namespace
 
+// NumPy 2 compares a Python int with an integer array by value (np.equal(int8 x, 300) is all
+// False, np.less(uint8 x, -1) too) unless a signature names the loop.
+bool comparison(const OpDesc& op) {
+  return named(op, {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"});
+}
+
 // NumPy's logical ops answer for any Python int (by its truth: np.logical_not(256, dtype=bool)
 // is False, where 256 through an int8 loop would be 0).
 bool logical(const OpDesc& op) {
-  static const char* const names[] = {"logical_and", "logical_or", "logical_xor", "logical_not"};
-  return op.kind == OpKind::ufunc &&
-         std::find(std::begin(names), std::end(names), op.name) != std::end(names);
+  return named(op, {"logical_and", "logical_or", "logical_xor", "logical_not"});
 }
 
 bool weak_ints_fit(const Loop& l, std::span<const Array* const> in) {
@@ -74,9 +74,9 @@ bool weak_ints_fit(const Loop& l, std::span<const Array> in) {
   return weak_ints_fit(l, std::span<const Array* const>(p.data(), p.size()));
 }
 
-bool compare_weak_ints_by_value(const OpDesc& op, const Loop& l, const std::string& signature,
-                                std::span<const Array> in, std::span<DType> dts,
-                                std::span<bool> weak) {
+bool take_weak_ints_by_value(const OpDesc& op, const Loop& l, const std::string& signature,
+                             std::span<const Array> in, std::span<DType> dts,
+                             std::span<bool> weak) {
   if (!signature.empty()) return false;
   bool changed = false;
   if (logical(op)) {
@@ -89,7 +89,7 @@ bool compare_weak_ints_by_value(const OpDesc& op, const Loop& l, const std::stri
     }
     return changed;
   }
-  if (!compares_by_value(op)) return false;
+  if (!comparison(op)) return false;
   for (std::size_t i = 0; i < in.size(); ++i) {
     const auto v = weak_int(in[i]);
     if (!v) continue;
