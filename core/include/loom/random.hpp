@@ -346,13 +346,34 @@ class Philox {
 // ---- Numba's xoroshiro128p (numba.cuda.random), bit for bit ----
 // A state is a row (s0, s1) of a uint64 array of shape (n, 2), Numba's xoroshiro128p_dtype.
 
+// A row's two words must be adjacent (strides[1] == 8, as create_xoroshiro128p_states makes
+// them) for an unchecked launch on cuda: there the second word is reached as the first one's
+// neighbour, so that the compiler knows the two apart and keeps a thread's state in registers
+// across a loop of draws. Through the View's own strides the store to one word might be the
+// other word (a stride of 0), so every draw went through memory: 4.4x Numba's compute_pi on an
+// H200 (docs/random.md, "xoroshiro128p states"). Host targets and checked launches follow the
+// strides.
 LOOM_HD inline std::uint64_t xoroshiro128p_next(View<std::uint64_t, 2> states, std::int64_t i) {
-  const std::uint64_t s0 = states(i, 0);
-  std::uint64_t s1 = states(i, 1);
+  std::uint64_t* w0;
+  std::uint64_t* w1;
+#if defined(__CUDA_ARCH__)
+  if (!states.check) {
+    __builtin_assume(states.strides[1] == sizeof(std::uint64_t));
+    w0 = reinterpret_cast<std::uint64_t*>(reinterpret_cast<char*>(states.data) +
+                                          i * states.strides[0]);
+    w1 = w0 + 1;
+  } else
+#endif
+  {
+    w0 = &states(i, 0);
+    w1 = &states(i, 1);
+  }
+  const std::uint64_t s0 = *w0;
+  std::uint64_t s1 = *w1;
   const std::uint64_t result = s0 + s1;
   s1 ^= s0;
-  states(i, 0) = ((s0 << 55) | (s0 >> 9)) ^ s1 ^ (s1 << 14);
-  states(i, 1) = (s1 << 36) | (s1 >> 28);
+  *w0 = ((s0 << 55) | (s0 >> 9)) ^ s1 ^ (s1 << 14);
+  *w1 = (s1 << 36) | (s1 >> 28);
   return result;
 }
 // Numba's uint64_to_unit_float64 / _float32: the top 53 bits, then rounded to float32 (which, as

@@ -175,11 +175,4 @@ LOOM_HD void invoke_as(const F& f, const ThreadCtx& t, const Params& p,
   }
 }
 
-// Calls f(t, args...) with each KernelArg unpacked as F's parameter wants it.
-template <class F, std::size_t... I>
-LOOM_HD void invoke_kernel(const F& f, const ThreadCtx& t, const KernelArg* args,
-                           std::index_sequence<I...> seq) {
-  invoke_unpacked(f, t, unpack_args<F>(args, seq), seq);
-}
-
 }  // namespace loom::def
