@@ -70,7 +70,10 @@ struct Case {
       sum += av[i];
       const auto ai = static_cast<std::int64_t>(av[i]);
       std::int64_t qq = ai / dv[i], rr = ai % dv[i];
-      if (rr != 0 && ((rr < 0) != (dv[i] < 0))) { --qq; rr += dv[i]; }  // floor, as np.divmod
+      if (rr != 0 && ((rr < 0) != (dv[i] < 0))) {
+        --qq;
+        rr += dv[i];
+      }  // floor, as np.divmod
       q.push_back(qq);
       r.push_back(rr);
     }
@@ -188,6 +191,32 @@ TEST(Concurrency, ConcurrentFirstCalls) {
       if (r.item<double>() != 10) return "sum " + r.str();
       auto m = rt.gufunc("sum_row")(a.reshape({2, 2}));
       if (m.to_vector<double>() != std::vector<double>{3, 7}) return "sum_row " + m.str();
+      return {};
+    });
+    EXPECT_TRUE(bad.empty()) << join(bad);
+  }
+}
+
+// The first use of lazily opened libraries (docs/plugins.md, "When libraries are opened") from
+// every thread at once, on a fresh runtime that opened nothing yet: each thread looks up and
+// calls other ops on other targets, so lookups open libraries, targets open backends, and one
+// thread lists the targets meanwhile (opening every backend, cuda's too where built, and with it
+// the cuda halves of the names looked up so far) while handles are being called.
+TEST(Concurrency, FirstUseOfLazyLibrariesFromManyThreads) {
+  data();
+  std::vector<std::string> targets{"cpu"};
+  if (have_parallel(loom::Runtime())) targets.push_back("parallel");  // another runtime asked
+  for (int round = 0; round < 3; ++round) {
+    loom::Runtime rt;
+    auto bad = run_threads([&](int t) -> std::string {
+      if (t == kThreads - 1) {
+        if (rt.targets().empty()) return "no targets";
+        return {};
+      }
+      for (int i = 0; i < 3; ++i) {
+        auto e = call_one(rt, t + i, targets[(t + i + round) % targets.size()]);
+        if (!e.empty()) return e;
+      }
       return {};
     });
     EXPECT_TRUE(bad.empty()) << join(bad);

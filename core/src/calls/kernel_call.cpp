@@ -315,6 +315,7 @@ Kernel Runtime::kernel(const std::string& name) const {
     if (hint.empty()) {
       std::vector<std::string> names;
       for (const auto& k : registry_.list_kernels()) names.push_back(k->name);
+      for (auto& k : unopened_kernels(*impl_)) names.push_back(std::move(k));
       hint = detail::did_you_mean(name, names);
     }
     throw LookupError("no kernel named '" + name + "' is registered" +

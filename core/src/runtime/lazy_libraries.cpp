@@ -1,9 +1,15 @@
 // Opening plugin libraries when first used, from their indexes (docs/plugins.md, "When libraries
-// are opened"). Every function here runs under Runtime::Impl::mutex.
+// are opened"). Every function here runs under Runtime::Impl::mutex unless it says otherwise.
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "loom/error.hpp"
+#include "loom/plugin.hpp"
+#include "loom/plugin_file.hpp"
 #include "runtime/runtime_impl.hpp"
 
 namespace loom {
@@ -128,21 +134,70 @@ void open_collectives(Runtime::Impl& impl, const std::string& target) {
   }
 }
 
+std::vector<std::string> unopened_kernels(Runtime::Impl& impl) {
+  std::lock_guard lock(impl.mutex);
+  std::vector<std::string> out;
+  for (const auto& l : impl.lazy) {
+    if (!l.opened) out.insert(out.end(), l.index.kernels.begin(), l.index.kernels.end());
+  }
+  return out;
+}
+
 void open_all(Runtime::Impl& impl) {
   for (std::size_t i = 0; i < impl.lazy.size(); ++i) open_at(impl, i);
 }
 
-LoadedLibrary open_unindexed(Runtime::Impl& impl, const std::string& path, bool folder_checked) {
+LoadedLibrary open_now(Runtime::Impl& impl, const std::string& path, bool folder_checked,
+                       const PluginIndex* index) {
   PluginIndex what;
   LoadOptions o;
   o.folder_checked = folder_checked;
   o.described = &what;
+  if (index) {
+    o.index = index;
+    o.index_file = index_path_for(path);
+  }
   // Every library of `lazy` so far came earlier in the load order.
   const std::size_t before = impl.lazy.size();
   o.before_merge = [&](const PluginIndex& w) { open_earlier_sharing(impl, w, w.family, before); };
   LoadedLibrary rec = load_plugin_library(path, impl.registry, impl, o);
   if (!what.backend.empty()) activate(impl, what.family);
   return rec;
+}
+
+std::optional<PluginIndex> read_index(const std::string& library, std::string& why,
+                                      bool folder_checked) {
+  const std::string file = index_path_for(library);
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) return std::nullopt;
+  const std::string rebuild = "; rebuild the plugin (loom_add_plugin writes the index)";
+  // Whoever can rewrite the index decides when the library is opened: the library's own rules.
+  if (auto t = plugin_trust_problem(file, folder_checked); !t.empty()) {
+    why = "plugin " + library + " refused: its index " + file + ": " + t;
+    return std::nullopt;
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bad;
+  std::optional<PluginIndex> index;
+  if (!in && !in.eof()) {
+    bad = std::string("it cannot be read (") + std::strerror(errno) + ")";
+  } else {
+    index = parse_plugin_index(text, bad);
+  }
+  if (!index) {
+    why =
+        "plugin " + library + " refused: its index " + file + " cannot be parsed: " + bad + rebuild;
+    return std::nullopt;
+  }
+  if (index->abi_version != kAbiVersion) {
+    why = "plugin " + library + " refused: its index " + file +
+          " was written for loom ABI version " + std::to_string(index->abi_version) +
+          " but this loom has ABI version " + std::to_string(kAbiVersion) +
+          "; rebuild the plugin against this loom";
+    return std::nullopt;
+  }
+  return index;
 }
 
 }  // namespace loom

@@ -189,42 +189,20 @@ Runtime::Runtime(RuntimeOptions options)
   std::lock_guard lock(impl_->mutex);
   for (const auto& f : files) {
     const std::string path = f.string();
-    const std::string index_file = index_path_for(path);
-    std::error_code ec;
-    if (!std::filesystem::exists(index_file, ec)) {
+    std::string why;
+    std::optional<PluginIndex> index = read_index(path, why, true);
+    if (!why.empty()) {
+      impl_->records.push_back(
+          LoadedLibrary{path, f.filename().string(), Family::host, false, why});
+      continue;
+    }
+    if (!index) {
       try {
-        impl_->records.push_back(open_unindexed(*impl_, path, true));
+        impl_->records.push_back(open_now(*impl_, path, true, nullptr));
       } catch (const Error& e) {
         impl_->records.push_back(
             LoadedLibrary{path, f.filename().string(), Family::host, false, e.what()});
       }
-      continue;
-    }
-    std::string why;
-    std::optional<PluginIndex> index;
-    if (auto t = plugin_trust_problem(index_file, true); !t.empty()) {
-      why = "plugin " + path + " refused: its index " + index_file + " is not trusted: " + t;
-    } else if (std::ifstream in(index_file); !in) {
-      why = "plugin " + path + " refused: its index " + index_file +
-            " cannot be read: " + std::strerror(errno) +
-            "; rebuild the plugin (loom_add_plugin writes the index)";
-    } else {
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      std::string bad;
-      index = parse_plugin_index(text, bad);
-      if (!index) {
-        why = "plugin " + path + " refused: its index " + index_file + " cannot be parsed: " + bad +
-              "; rebuild the plugin (loom_add_plugin writes the index)";
-      } else if (index->abi_version != kAbiVersion) {
-        why = "plugin " + path + " refused: its index " + index_file +
-              " was written for loom ABI version " + std::to_string(index->abi_version) +
-              " but this loom has ABI version " + std::to_string(kAbiVersion) +
-              "; rebuild the plugin against this loom";
-      }
-    }
-    if (!why.empty()) {
-      impl_->records.push_back(
-          LoadedLibrary{path, f.filename().string(), Family::host, false, why});
       continue;
     }
     LazyLibrary lib{path, std::move(*index), impl_->records.size(), false};
@@ -255,7 +233,11 @@ std::shared_ptr<const Runtime> Runtime::shared() const {
 void Runtime::load_library(const std::string& path) {
   std::lock_guard lock(impl_->mutex);
   try {
-    impl_->records.push_back(open_unindexed(*impl_, path, false));
+    // Opened now; an index beside it is checked as the lazy opening checks it.
+    std::string why;
+    const std::optional<PluginIndex> index = read_index(path, why, false);
+    if (!why.empty()) throw PluginError(why);
+    impl_->records.push_back(open_now(*impl_, path, false, index ? &*index : nullptr));
   } catch (const Error& e) {
     impl_->records.push_back(LoadedLibrary{path, path, Family::host, false, e.what()});
     throw;

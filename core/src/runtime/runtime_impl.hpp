@@ -99,11 +99,20 @@ void open_backends(Runtime::Impl& impl, const std::string& target);
 void open_family_backends(Runtime::Impl& impl, Family family);
 // The unopened libraries with collectives for `target`.
 void open_collectives(Runtime::Impl& impl, const std::string& target);
+// The kernel names the unopened libraries list ("did you mean" considers them); takes the mutex.
+std::vector<std::string> unopened_kernels(Runtime::Impl& impl);
 // Every unopened library.
 void open_all(Runtime::Impl& impl);
-// Opens a library without an index (the constructor's, Runtime::load_library): the earlier
-// unopened libraries sharing a name with it first. Throws PluginError when refused.
-LoadedLibrary open_unindexed(Runtime::Impl& impl, const std::string& path, bool folder_checked);
+// Opens a library now (one without an index at construction, Runtime::load_library), checked
+// against `index` when given: the earlier unopened libraries sharing a name with it first.
+// Throws PluginError when refused.
+LoadedLibrary open_now(Runtime::Impl& impl, const std::string& path, bool folder_checked,
+                       const PluginIndex* index);
+// The index beside `library`: nullopt without one; nullopt and `why` (a refusal) when it is not
+// trusted, cannot be read or parsed, or was written for another ABI version.
+// `folder_checked`: the folder scan found the folder trusted.
+std::optional<PluginIndex> read_index(const std::string& library, std::string& why,
+                                      bool folder_checked);
 // Why a name looked up in the registry may be missing: ". libloom_x.so would have defined it but
 // was refused: <why>.", or the libraries refused before their ops were known; empty if none.
 std::string refused_note(const Runtime::Impl& impl, const std::string& name);
