@@ -1,7 +1,10 @@
 // loom-startup: what starting loom costs a small program (docs/benchmarks.md, "Start-up"): the
 // time `loom::Runtime rt;` takes, then one host call (`sin` on 1000 float32 by default), and the
 // process's peak resident memory (VmHWM), with the plugin libraries it opened. Run it several
-// times and take the best: the first run pays for reading the libraries from disk.
+// times and take the best: the first run pays for reading the libraries from disk. --calls N then
+// times N one-element calls of the op, in this state (the cuda family still closed): the
+// per-call price of opening libraries lazily.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -40,12 +43,15 @@ std::set<std::string> opened_plugins() {
 int main(int argc, char** argv) {
   const char* op = "sin";
   std::string target;
+  long calls = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--op" && i + 1 < argc) {
       op = argv[++i];
     } else if (a == "--target" && i + 1 < argc) {
       target = argv[++i];
+    } else if (a == "--calls" && i + 1 < argc) {
+      calls = std::atol(argv[++i]);
     } else {
       std::fprintf(stderr,
                    "usage: loom-startup [--op NAME] [--target TARGET]\n"
@@ -70,5 +76,17 @@ int main(int argc, char** argv) {
   std::printf("after the call: %zu:", after_call.size());
   for (const auto& p : after_call) std::printf(" %s", p.c_str());
   std::printf("\n");
+  if (calls > 0) {
+    const loom::Ufunc f = rt.ufunc(op);
+    const loom::Array one = loom::full({1}, 0.5f);
+    double best = 1e300;
+    for (int round = 0; round < 5; ++round) {
+      const auto c0 = clock::now();
+      for (long i = 0; i < calls; ++i) (void)f(one, {.target = target});
+      best = std::min(best, std::chrono::duration<double, std::nano>(clock::now() - c0).count() /
+                                static_cast<double>(calls));
+    }
+    std::printf("one-element %s call: %.0f ns (best of 5 rounds of %ld)\n", op, best, calls);
+  }
   return y.size() == 1000 ? 0 : 1;
 }
