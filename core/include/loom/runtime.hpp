@@ -1,5 +1,5 @@
-// loom::Runtime: loads backends and plugins from the search path, holds the registry, and turns
-// a call by name and target into a backend call with NumPy's semantics.
+// loom::Runtime: finds backends and plugins on the search path (each opened when first used), holds
+// the registry, and turns a call by name and target into a backend call with NumPy's semantics.
 #pragma once
 #include <cstring>
 #include <functional>
