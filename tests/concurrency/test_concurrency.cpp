@@ -223,6 +223,53 @@ TEST(Concurrency, FirstUseOfLazyLibrariesFromManyThreads) {
   }
 }
 
+// Handles taken before a library adds loops to their names, called from every thread while it
+// happens (Runtime::current_op): one thread loads float64 loops of lz_add, lz_sum and lz_fill
+// (tests/plugins/lazy), another opens the fake cuda-family backend, which opens lz_fill's fake
+// CUDA half; the float32 calls never fail, the float64 ones work from the load on.
+TEST(Concurrency, HandlesCalledWhileLibrariesAddLoops) {
+  loom::Runtime rt(loom::RuntimeOptions{.plugin_path = {LOOM_CONC_SERIAL_DIR, LOOM_CONC_LAZY_DIR},
+                                        .use_default_path = false});
+  const auto add = rt.ufunc("lz_add");
+  const auto sum = rt.reduce("lz_sum");
+  const auto fill = rt.kernel("lz_fill");
+  const Array x32 = loom::full({64}, 2.0f), x64 = loom::full({64}, 2.0);
+  std::atomic<bool> loaded{false}, finished{false};
+  auto bad = run_threads([&](int t) -> std::string {
+    if (t == 0) {
+      struct Finish {
+        std::atomic<bool>& f;
+        ~Finish() { f = true; }
+      } finish{finished};
+      rt.load_library(LOOM_CONC_LAZY_MORE_LIB);
+      loaded = true;
+      return {};
+    }
+    if (t == 1) {
+      try {
+        rt.resolve_target("fakecuda");  // unavailable, but opened: the cuda family opens
+      } catch (const loom::TargetError&) {
+      }
+      return {};
+    }
+    for (int i = 0; i < 20 || !finished; ++i) {
+      const bool after = loaded;
+      if (add(x32, x32).to_vector<double>()[63] != 4) return "lz_add float32";
+      if (sum(x32).item<float>() != 128) return "lz_sum float32";
+      Array out = loom::zeros({64}, DType::float32);
+      fill.launch({.size = 64}, out, 3.0f);
+      if (out.to_vector<double>()[0] != 3) return "lz_fill float32";
+      if (after) {
+        if (add(x64, x64).to_vector<double>()[0] != 4) return "lz_add float64 after the load";
+        if (sum(x64).item<double>() != 128) return "lz_sum float64 after the load";
+      }
+    }
+    return {};
+  });
+  EXPECT_TRUE(bad.empty()) << join(bad);
+  EXPECT_TRUE(rt.kernel("lz_fill").desc().has_family(loom::Family::cuda));
+}
+
 // One thread loads a plugin while the others keep calling ops that exist; the new op is callable
 // right after load_library returns, from any thread, and handles taken before stay valid.
 TEST(Concurrency, LoadLibraryWhileCalling) {
