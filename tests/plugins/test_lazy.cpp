@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/def/ufunc.hpp"
 #include "loom/error.hpp"
 #include "loom/plugin.hpp"
 #include "loom/runtime.hpp"
@@ -292,6 +293,31 @@ TEST(LazyPlugins, TheEarlierLibraryOfASharedNameWinsWhicheverNameIsLookedUpFirst
   EXPECT_EQ(second.opened(), Names{"libloom_test_duplicate.so"});
   EXPECT_EQ(rt.ufunc("t_add").desc().signatures(),
             "float32(float32,float32), float64(float64,float64)");
+}
+
+// Runtime::define's ownership checks see the unopened libraries' ops: t_add is testops' even
+// before anything looked it up, so the program may not add loops to it.
+struct Sub {
+  template <class T>
+  T operator()(T a, T b) const {
+    return a - b;
+  }
+};
+TEST(LazyPlugins, DefineChecksTheNamesOfUnopenedLibraries) {
+  Folder f;
+  f.add(kSerialLib);
+  f.add(kGoodLib);
+  Runtime rt(f.options());
+  try {
+    rt.define("app", [](Registrar& reg) {
+      def::ufunc<Sub, std::int8_t(std::int8_t, std::int8_t)>(reg, "t_add", "a - b");
+    });
+    FAIL() << "the program took loops of testops' t_add";
+  } catch (const PluginError& e) {
+    EXPECT_TRUE(contains(e.what(), "which belongs to plugin 'testops'")) << e.what();
+  }
+  EXPECT_EQ(f.opened(), (Names{"libloom_serial.so", "libloom_testops.so"}));
+  EXPECT_EQ(rt.ufunc("t_add")(full({1}, 1.0f), full({1}, 2.0f)).item<float>(), 3.0f);
 }
 
 // A handle made before a library adds loops to its name calls them (Runtime::current_op): every
