@@ -1,6 +1,12 @@
-# loom_add_plugin(<name> SOURCES ... [LIBRARIES ...] [NO_INSTALL]): a plugin or backend library,
-# loaded at run time by the core from <dir of libloom>/loom/. Used in this tree and, installed, by
-# out-of-tree plugins. NO_INSTALL: a test-only plugin, never installed.
+# loom_add_plugin(<name> SOURCES ... [LIBRARIES ...] [NO_INSTALL] [NO_INDEX]): a plugin or backend
+# library, loaded at run time by the core from <dir of libloom>/loom/. Used in this tree and,
+# installed, by out-of-tree plugins. NO_INSTALL: a test-only plugin, never installed.
+#
+# After each link, loom-plugin-index writes the library's index beside it (libloom_<stem>.so.index,
+# installed with it): what it provides, so that the runtime opens it only when first used
+# (docs/plugins.md, "When libraries are opened"). The tool loads the library as the runtime
+# would: one the runtime would refuse on its own fails the build. NO_INDEX: no index (test
+# plugins broken on purpose); the runtime then opens the library at start-up.
 #
 # The file is named as the loader looks for it, libloom_<stem>.so, whatever the target is called:
 # <name> without a leading "loom_" is the stem (loom_example and example both give
@@ -22,7 +28,7 @@ if(NOT TARGET loom::simd)
 endif()
 
 function(loom_add_plugin name)
-  cmake_parse_arguments(ARG "NO_INSTALL" "" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "NO_INSTALL;NO_INDEX" "" "SOURCES;LIBRARIES" ${ARGN})
   add_library(${name} MODULE ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE loom::loom Boost::headers ${ARG_LIBRARIES})
   # MODULE libraries accept undefined symbols silently; make a missing one a link error.
@@ -43,12 +49,28 @@ function(loom_add_plugin name)
   # the directory is done (the loader's notice would only come at run time).
   # (EVAL: a deferred call expands its arguments when it runs, where ${name} means nothing.)
   cmake_language(EVAL CODE "cmake_language(DEFER CALL _loom_check_plugin_name [[${name}]])")
+  if(NOT ARG_NO_INDEX)
+    if(TARGET loom-plugin-index)  # loom's own tree
+      set(tool loom-plugin-index)
+      add_dependencies(${name} loom-plugin-index)
+    else()  # the installed package's (loomConfig.cmake imports it)
+      set(tool loom::plugin-index)
+    endif()
+    add_custom_command(TARGET ${name} POST_BUILD
+                       COMMAND ${tool} $<TARGET_FILE:${name}> $<TARGET_FILE:${name}>.index
+                       COMMENT "Writing the plugin index of ${name}" VERBATIM)
+    set_property(TARGET ${name} APPEND PROPERTY ADDITIONAL_CLEAN_FILES
+                 $<TARGET_FILE:${name}>.index)
+  endif()
   if(DEFINED LOOM_PLUGIN_DIR)  # in loom's own tree: build beside libloom, install with it
     # (loom's own build already compiles everything with loom::simd's flags.)
     set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${LOOM_PLUGIN_DIR}
                                              INSTALL_RPATH "$ORIGIN/..")
     if(NOT ARG_NO_INSTALL)
       install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/loom)
+      if(NOT ARG_NO_INDEX)
+        install(FILES $<TARGET_FILE:${name}>.index DESTINATION ${CMAKE_INSTALL_LIBDIR}/loom)
+      endif()
     endif()
   else()
     target_link_libraries(${name} PRIVATE loom::simd)

@@ -70,7 +70,10 @@ struct Case {
       sum += av[i];
       const auto ai = static_cast<std::int64_t>(av[i]);
       std::int64_t qq = ai / dv[i], rr = ai % dv[i];
-      if (rr != 0 && ((rr < 0) != (dv[i] < 0))) { --qq; rr += dv[i]; }  // floor, as np.divmod
+      if (rr != 0 && ((rr < 0) != (dv[i] < 0))) {
+        --qq;
+        rr += dv[i];
+      }  // floor, as np.divmod
       q.push_back(qq);
       r.push_back(rr);
     }
@@ -192,6 +195,79 @@ TEST(Concurrency, ConcurrentFirstCalls) {
     });
     EXPECT_TRUE(bad.empty()) << join(bad);
   }
+}
+
+// The first use of lazily opened libraries (docs/plugins.md, "When libraries are opened") from
+// every thread at once, on a fresh runtime that opened nothing yet: each thread looks up and
+// calls other ops on other targets, so lookups open libraries, targets open backends, and one
+// thread lists the targets meanwhile (opening every backend, cuda's too where built, and with it
+// the cuda halves of the names looked up so far) while handles are being called.
+TEST(Concurrency, FirstUseOfLazyLibrariesFromManyThreads) {
+  data();
+  std::vector<std::string> targets{"cpu"};
+  if (have_parallel(loom::Runtime())) targets.push_back("parallel");  // another runtime asked
+  for (int round = 0; round < 3; ++round) {
+    loom::Runtime rt;
+    auto bad = run_threads([&](int t) -> std::string {
+      if (t == kThreads - 1) {
+        if (rt.targets().empty()) return "no targets";
+        return {};
+      }
+      for (int i = 0; i < 3; ++i) {
+        auto e = call_one(rt, t + i, targets[(t + i + round) % targets.size()]);
+        if (!e.empty()) return e;
+      }
+      return {};
+    });
+    EXPECT_TRUE(bad.empty()) << join(bad);
+  }
+}
+
+// Handles taken before a library adds loops to their names, called from every thread while it
+// happens (Runtime::current_op): one thread loads float64 loops of lz_add, lz_sum and lz_fill
+// (tests/plugins/lazy), another opens the fake cuda-family backend, which opens lz_fill's fake
+// CUDA half; the float32 calls never fail, the float64 ones work from the load on.
+TEST(Concurrency, HandlesCalledWhileLibrariesAddLoops) {
+  loom::Runtime rt(loom::RuntimeOptions{.plugin_path = {LOOM_CONC_SERIAL_DIR, LOOM_CONC_LAZY_DIR},
+                                        .use_default_path = false});
+  const auto add = rt.ufunc("lz_add");
+  const auto sum = rt.reduce("lz_sum");
+  const auto fill = rt.kernel("lz_fill");
+  const Array x32 = loom::full({64}, 2.0f), x64 = loom::full({64}, 2.0);
+  std::atomic<bool> loaded{false}, finished{false};
+  auto bad = run_threads([&](int t) -> std::string {
+    if (t == 0) {
+      struct Finish {
+        std::atomic<bool>& f;
+        ~Finish() { f = true; }
+      } finish{finished};
+      rt.load_library(LOOM_CONC_LAZY_MORE_LIB);
+      loaded = true;
+      return {};
+    }
+    if (t == 1) {
+      try {
+        rt.resolve_target("fakecuda");  // unavailable, but opened: the cuda family opens
+      } catch (const loom::TargetError&) {
+      }
+      return {};
+    }
+    for (int i = 0; i < 20 || !finished; ++i) {
+      const bool after = loaded;
+      if (add(x32, x32).to_vector<double>()[63] != 4) return "lz_add float32";
+      if (sum(x32).item<float>() != 128) return "lz_sum float32";
+      Array out = loom::zeros({64}, DType::float32);
+      fill.launch({.size = 64}, out, 3.0f);
+      if (out.to_vector<double>()[0] != 3) return "lz_fill float32";
+      if (after) {
+        if (add(x64, x64).to_vector<double>()[0] != 4) return "lz_add float64 after the load";
+        if (sum(x64).item<double>() != 128) return "lz_sum float64 after the load";
+      }
+    }
+    return {};
+  });
+  EXPECT_TRUE(bad.empty()) << join(bad);
+  EXPECT_TRUE(rt.kernel("lz_fill").desc().has_family(loom::Family::cuda));
 }
 
 // One thread loads a plugin while the others keep calling ops that exist; the new op is callable

@@ -30,7 +30,7 @@ Runtime& rt() {
 }
 
 const loom::test::MultidevLog& log() {
-  static const loom::test::MultidevLog l((rt(), LOOM_TEST_MULTIDEV_LIB));
+  static const loom::test::MultidevLog l((rt().resolve_target("multidev"), LOOM_TEST_MULTIDEV_LIB));
   return l;
 }
 int collective_calls() { return log().collectives(); }

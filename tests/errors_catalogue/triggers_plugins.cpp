@@ -20,6 +20,7 @@
 #include "catalogue.hpp"
 #include "loom/def/ufunc.hpp"
 #include "loom/error.hpp"
+#include "loom/plugin.hpp"
 #include "loom/registry.hpp"
 #include "loom/runtime.hpp"
 #include "trigger_helpers.hpp"
@@ -47,6 +48,21 @@ std::string plugin_copy(const std::string& folder, const std::string& name,
   const std::string lib = dir + "/" + name;
   std::ofstream(lib, std::ios::binary).write(bytes.data(), static_cast<long>(bytes.size()));
   fs::permissions(lib, fs::perms(0755));
+  return lib;
+}
+
+const std::string kGoodLib = LOOM_CAT_GOOD_DIR "/libloom_testops.so";
+
+std::string read_text(const std::string& path) {
+  const auto bytes = read_all(path);
+  return {bytes.begin(), bytes.end()};
+}
+
+// A copy of libloom_testops.so in a fresh folder, beside an index holding `index_text`.
+std::string testops_with_index(const std::string& folder, const std::string& index_text) {
+  const std::string lib = plugin_copy(folder, "libloom_testops.so", read_all(kGoodLib));
+  std::ofstream(lib + ".index", std::ios::trunc) << index_text;
+  fs::permissions(lib + ".index", fs::perms(0644));
   return lib;
 }
 
@@ -128,6 +144,30 @@ const TriggerSet plugin_files = {
        def::ufunc<Two, float(float, float)>(b, "op", "");
        registry.merge(a, "liba.so", "a");
        registry.merge(b, "libb.so", "b");
+     }},
+    // Indexes (docs/plugins.md, "When libraries are opened"): a copy of libloom_testops.so in a
+    // fresh folder beside an index written here, loaded with load_library, which checks an index
+    // as the lazy opening does.
+    {"E-PLUGIN-INDEX-STALE",
+     [] {
+       const std::string lib =
+           testops_with_index("stale", read_text(kGoodLib + ".index") + "op ufunc t_gone\n");
+       fresh_test_rt().load_library(lib);
+     }},
+    {"E-PLUGIN-INDEX-BAD",
+     [] { fresh_test_rt().load_library(testops_with_index("bad_index", "not an index\n")); }},
+    {"E-PLUGIN-INDEX-ABI",
+     [] {
+       std::string text = read_text(kGoodLib + ".index");
+       const std::string abi = "abi " + std::to_string(kAbiVersion);
+       text.replace(text.find(abi), abi.size(), "abi 999");
+       fresh_test_rt().load_library(testops_with_index("abi_index", text));
+     }},
+    {"E-PLUGIN-INDEX-UNTRUSTED",
+     [] {
+       const std::string lib = testops_with_index("open_index", read_text(kGoodLib + ".index"));
+       fs::permissions(lib + ".index", fs::perms(0646));
+       fresh_test_rt().load_library(lib);
      }},
     {"E-LOOKUP-REFUSED-PLUGIN",
      [] {

@@ -32,9 +32,17 @@ for dir in "$examples"/*/; do
   fi
 done
 # loom_add_plugin names the library as the loader looks for it, whatever the target's name.
+# ... and writes its index beside it with the installed loom-plugin-index (docs/plugins.md, "When
+# libraries are opened"), which lists the library's ops.
 for f in ufunc_plugin/libloom_example.so gufunc_plugin/libloom_rms.so kernel_plugin/libloom_saxpy.so; do
   [[ -f $work/$f ]] || { echo "loom_add_plugin did not build $f"; exit 1; }
+  head -1 "$work/$f.index" 2>/dev/null | grep -q '^loom-plugin-index ' ||
+    { echo "loom_add_plugin wrote no index beside $f"; exit 1; }
 done
+grep -q '^op gufunc rms$' "$work/gufunc_plugin/libloom_rms.so.index" ||
+  { echo "the index of libloom_rms.so does not list rms:"; cat "$work/gufunc_plugin/libloom_rms.so.index"; exit 1; }
+[[ -x $prefix/bin/loom-plugin-index ]] || { echo "loom-plugin-index is not installed"; exit 1; }
+[[ -f $prefix/lib/loom/libloom_math.so.index ]] || { echo "the plugins' indexes are not installed"; exit 1; }
 # ... and refuses a name changed after it, which the loader would pass over.
 mkdir "$work/renamed"
 cp "$src/examples/gufunc_plugin/rms_plugin.cpp" "$work/renamed/"

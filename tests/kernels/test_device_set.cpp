@@ -21,7 +21,8 @@ loom::Runtime& set_rt() {
 }
 
 const loom::test::MultidevLog& log() {
-  static const loom::test::MultidevLog l((set_rt(), LOOM_KTEST_MULTIDEV_LIB));
+  static const loom::test::MultidevLog l(
+      (set_rt().resolve_target("multidev"), LOOM_KTEST_MULTIDEV_LIB));
   return l;
 }
 

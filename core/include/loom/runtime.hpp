@@ -1,5 +1,5 @@
-// loom::Runtime: loads backends and plugins from the search path, holds the registry, and turns
-// a call by name and target into a backend call with NumPy's semantics.
+// loom::Runtime: finds backends and plugins on the search path (each opened when first used), holds
+// the registry, and turns a call by name and target into a backend call with NumPy's semantics.
 #pragma once
 #include <cstring>
 #include <functional>
@@ -378,6 +378,7 @@ class Ufunc {
   SmallVec<Array, 4> run(std::span<const Array> inputs, const CallOptions& o) const;
   std::shared_ptr<const Runtime> rt_;  // keeps the runtime's state alive (docs/reliability.md)
   std::shared_ptr<const OpDesc> desc_;
+  std::uint64_t gen_ = 0;  // the runtime's library generation when desc_ was taken
 };
 
 class Reduce {
@@ -393,6 +394,7 @@ class Reduce {
   friend class Runtime;
   std::shared_ptr<const Runtime> rt_;
   std::shared_ptr<const OpDesc> desc_;
+  std::uint64_t gen_ = 0;
 };
 
 // A registered custom kernel (rt.kernel("histogram")). launch() checks the arguments against
@@ -414,6 +416,7 @@ class Kernel {
   friend class Runtime;
   std::shared_ptr<const Runtime> rt_;
   std::shared_ptr<const KernelDesc> desc_;
+  std::uint64_t gen_ = 0;
 };
 
 // The runtime's state (libraries, backends, registry) is shared with the handles it returns
@@ -478,11 +481,12 @@ class Runtime {
     define(owner, Family::host, fn);
   }
 
-  const Registry& registry() const { return registry_; }
+  // Opens every library first (docs/plugins.md, "When libraries are opened"): the whole registry.
+  const Registry& registry() const;
   std::vector<std::string> search_path() const { return search_path_; }
-  std::vector<LoadedLibrary> libraries() const;
+  std::vector<LoadedLibrary> libraries() const;      // opens every library first
   std::vector<SearchNotice> search_notices() const;  // what the search passed over, in order
-  std::vector<TargetInfo> targets() const;
+  std::vector<TargetInfo> targets() const;           // opens every backend library first
   const std::string& default_target() const { return default_target_; }
   int num_threads() const;
   // n threads for the parallel backends; 0: all cores. ValueError for a negative n or one above
@@ -507,8 +511,23 @@ class Runtime {
   struct Impl;  // internal (core/src/runtime/runtime_impl.hpp)
 
  private:
+  friend class Ufunc;
+  friend class Reduce;
+  friend class Kernel;
   friend void detail::count_transfer(const Runtime&, int, CopyKind, std::int64_t);
   friend void detail::pin_on_reuse(const Runtime&, Backend&, const Array&);
+  // Lazy opening (docs/plugins.md, "When libraries are opened"). The backend library of
+  // `target` opened, without the mutex when it was resolved before; errors are left to the call.
+  void prepare_target(const std::string& target) const;
+  // The libraries listing `name` opened; returns the library generation to store in a handle.
+  std::uint64_t open_named(const std::string& name, bool kernel) const;
+  // A handle's descriptor for one call on `target`: `held`, or the registry's current one when a
+  // library opened since `gen` added loops to it (kept alive in `keep`).
+  const OpDesc& current_op(const std::shared_ptr<const OpDesc>& held, std::uint64_t gen,
+                           const std::string& target, std::shared_ptr<const OpDesc>& keep) const;
+  const KernelDesc& current_kernel(const std::shared_ptr<const KernelDesc>& held, std::uint64_t gen,
+                                   const std::string& target,
+                                   std::shared_ptr<const KernelDesc>& keep) const;
   // Appended to a failed lookup of `name`: which refused library would have defined it, and why.
   std::string refused_why(const std::string& name) const;
 

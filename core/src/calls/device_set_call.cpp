@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "runtime/device_set.hpp"
+#include "calls/methods_common.hpp"
 #include "loom/aliasing.hpp"
 #include "loom/error.hpp"
-#include "calls/methods_common.hpp"
+#include "runtime/device_set.hpp"
 
 namespace loom::detail {
 namespace {

@@ -237,7 +237,8 @@ void run_kernel_on(const Target& t, KernelCall& call) {
 }  // namespace detail
 
 void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> args) const {
-  const KernelDesc& k = *desc_;
+  std::shared_ptr<const KernelDesc> keep;
+  const KernelDesc& k = rt_->current_kernel(desc_, gen_, cfg.target, keep);
   if (detail::names_device_set(cfg.target.empty() ? rt_->default_target() : cfg.target)) {
     return detail::launch_on_device_set(*rt_, k, cfg, args);
   }
@@ -306,6 +307,7 @@ void Kernel::launch_args(const LaunchConfig& cfg, std::span<const KernelArgIn> a
 }
 
 Kernel Runtime::kernel(const std::string& name) const {
+  const std::uint64_t gen = open_named(name, true);
   auto d = registry_.find_kernel(name);
   if (!d) {
     // The refused library that would have defined it, else the closest registered kernel name.
@@ -313,17 +315,20 @@ Kernel Runtime::kernel(const std::string& name) const {
     if (hint.empty()) {
       std::vector<std::string> names;
       for (const auto& k : registry_.list_kernels()) names.push_back(k->name);
+      for (auto& k : unopened_kernels(*impl_)) names.push_back(std::move(k));
       hint = detail::did_you_mean(name, names);
     }
-    throw LookupError(
-        "no kernel named '" + name + "' is registered" +
-        (registry_.find(name) ? " (there is an op of that name: use ufunc/reduce)" : "") +
-        "; loom-info lists the registered kernels" + hint +
-        detail::notices_note(impl_->notices, !hint.empty()));
+    throw LookupError("no kernel named '" + name + "' is registered" +
+                      ((open_named(name, false), registry_.find(name))
+                           ? " (there is an op of that name: use ufunc/reduce)"
+                           : "") +
+                      "; loom-info lists the registered kernels" + hint +
+                      detail::notices_note(impl_->notices, !hint.empty()));
   }
   Kernel k;
   k.rt_ = shared();
   k.desc_ = std::move(d);
+  k.gen_ = gen;
   return k;
 }
 

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <numeric>
 
+#include "calls/methods_common.hpp"
 #include "loom/exec.hpp"
 #include "loom/strided.hpp"
-#include "calls/methods_common.hpp"
 
 namespace loom::detail {
 

@@ -247,12 +247,16 @@ Array run_reduction(const Runtime& rt, const OpDesc& op, const Array& x, const R
 }  // namespace detail
 
 Array Reduce::operator()(const Array& x, const ReduceOptions& o) const {
-  return detail::run_reduction(*rt_, *desc_, x, o, /*default_all=*/true);
+  std::shared_ptr<const OpDesc> keep;
+  return detail::run_reduction(*rt_, rt_->current_op(desc_, gen_, o.target, keep), x, o,
+                               /*default_all=*/true);
 }
 
 Array Ufunc::reduce(const Array& x, const ReduceOptions& o) const {
-  detail::require_binary(*desc_, "reduce");
-  return detail::run_reduction(*rt_, *desc_, x, o, /*default_all=*/false);
+  std::shared_ptr<const OpDesc> keep;
+  const OpDesc& op = rt_->current_op(desc_, gen_, o.target, keep);
+  detail::require_binary(op, "reduce");
+  return detail::run_reduction(*rt_, op, x, o, /*default_all=*/false);
 }
 
 }  // namespace loom

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "runtime/device_set.hpp"
-#include "loom/error.hpp"
 #include "calls/methods_common.hpp"
+#include "loom/error.hpp"
+#include "runtime/device_set.hpp"
 
 namespace loom {
 namespace detail {
@@ -137,8 +137,8 @@ ShardedArray sharded_call(const OpDesc& op, std::span<const ShardArg> args, cons
     try {
       outs[d] = one(in, od);
     } catch (const IndexError& e) {  // a checked gufunc's instance counts within the shard
-      throw IndexError(who + " on shard " + std::to_string(d) + " (" + od.target + "): " +
-                       e.what());
+      throw IndexError(who + " on shard " + std::to_string(d) + " (" + od.target +
+                       "): " + e.what());
     }
     // Split shards are consecutive rows of the result; replicated ones each compute all of it.
     if (split) index_base += outs[d].size();
@@ -249,12 +249,16 @@ ShardedArray Ufunc::operator()(const ShardedArray& a, const ShardedArray& b, con
 }
 
 Array Reduce::operator()(const ShardedArray& a, const ReduceOptions& o) const {
-  return detail::sharded_reduce(*rt_, *desc_, a, o, /*default_all=*/true);
+  std::shared_ptr<const OpDesc> keep;
+  return detail::sharded_reduce(*rt_, rt_->current_op(desc_, gen_, o.target, keep), a, o,
+                                /*default_all=*/true);
 }
 
 Array Ufunc::reduce(const ShardedArray& x, const ReduceOptions& o) const {
-  detail::require_binary(*desc_, "reduce");
-  return detail::sharded_reduce(*rt_, *desc_, x, o, /*default_all=*/false);
+  std::shared_ptr<const OpDesc> keep;
+  const OpDesc& op = rt_->current_op(desc_, gen_, o.target, keep);
+  detail::require_binary(op, "reduce");
+  return detail::sharded_reduce(*rt_, op, x, o, /*default_all=*/false);
 }
 
 }  // namespace loom

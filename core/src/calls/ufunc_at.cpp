@@ -31,7 +31,8 @@ bool round_trip_exact(DType from, DType to) {
 }  // namespace
 
 void Ufunc::at(const Array& a, const Array& indices, const Array& b, const AtOptions& o) const {
-  const OpDesc& op = *desc_;
+  std::shared_ptr<const OpDesc> keep;
+  const OpDesc& op = rt_->current_op(desc_, gen_, o.target, keep);
   detail::require_binary(op, "at");
   const std::string who = "ufunc '" + op.name + "'.at";
   require_writeable(a, who, "the array a");

@@ -190,10 +190,12 @@ SmallVec<Array, 4> Ufunc::run(std::span<const Array> inputs, const CallOptions& 
   SmallVec<const Array*, 8> in;
   for (const auto& a : inputs) in.push_back(&a);
   SmallVec<Array, 4> res;
-  if (fast_call(*rt_, *desc_, std::span<const Array* const>(in.data(), in.size()), o, res)) {
+  std::shared_ptr<const OpDesc> keep;
+  const OpDesc& op = rt_->current_op(desc_, gen_, o.target, keep);
+  if (fast_call(*rt_, op, std::span<const Array* const>(in.data(), in.size()), o, res)) {
     return res;
   }
-  return general_call(*rt_, *desc_, inputs, o);
+  return general_call(*rt_, op, inputs, o);
 }
 
 std::vector<Array> Ufunc::call(const std::vector<Array>& inputs, const CallOptions& o) const {
@@ -207,11 +209,13 @@ Array Ufunc::one(std::initializer_list<const Array*> inputs, const CallOptions& 
                      " outputs; use .call(inputs) to get all of them");
   }
   SmallVec<Array, 4> res;
-  if (!fast_call(*rt_, *desc_, std::span<const Array* const>(inputs.begin(), inputs.size()), o,
-                 res)) {
+  // The op's current descriptor where a library opened since this handle was made added loops.
+  std::shared_ptr<const OpDesc> keep;
+  const OpDesc& op = rt_->current_op(desc_, gen_, o.target, keep);
+  if (!fast_call(*rt_, op, std::span<const Array* const>(inputs.begin(), inputs.size()), o, res)) {
     SmallVec<Array, 8> in;
     for (const Array* a : inputs) in.push_back(*a);
-    res = general_call(*rt_, *desc_, std::span<const Array>(in.data(), in.size()), o);
+    res = general_call(*rt_, op, std::span<const Array>(in.data(), in.size()), o);
   }
   return std::move(res[0]);
 }

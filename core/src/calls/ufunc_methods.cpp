@@ -102,7 +102,8 @@ std::vector<std::int64_t> host_indices(const Runtime& rt, const Array& idx,
 }  // namespace detail
 
 Array Ufunc::accumulate(const Array& x, const AccumulateOptions& o) const {
-  const OpDesc& op = *desc_;
+  std::shared_ptr<const OpDesc> keep;
+  const OpDesc& op = rt_->current_op(desc_, gen_, o.target, keep);
   detail::require_binary(op, "accumulate");
   const std::string who = "ufunc '" + op.name + "'.accumulate";
   if (o.out) {
@@ -145,7 +146,8 @@ Array Ufunc::accumulate(const Array& x, const AccumulateOptions& o) const {
 }
 
 Array Ufunc::reduceat(const Array& x, const Array& indices, const AccumulateOptions& o) const {
-  const OpDesc& op = *desc_;
+  std::shared_ptr<const OpDesc> keep;
+  const OpDesc& op = rt_->current_op(desc_, gen_, o.target, keep);
   detail::require_binary(op, "reduceat");
   const std::string who = "ufunc '" + op.name + "'.reduceat";
   if (o.out) {

@@ -35,6 +35,7 @@ void Runtime::define(const std::string& owner, Family family,
   {
     // A loop no loaded backend can run would only fail at the first call, far from its cause.
     std::lock_guard lock(impl_->mutex);
+    open_family_backends(*impl_, family);
     const bool runs = std::any_of(impl_->backends.begin(), impl_->backends.end(),
                                   [&](const auto& b) { return b->family() == family; });
     if (!runs) {
@@ -49,6 +50,9 @@ void Runtime::define(const std::string& owner, Family family,
   Registrar reg(family);
   fn(reg);
   std::lock_guard lock(impl_->mutex);
+  // The libraries listing these names first, so that the ownership checks see their ops.
+  for (const auto& d : reg.staged()) open_listing(*impl_, d.name, false);
+  for (const auto& k : reg.staged_kernels()) open_listing(*impl_, k.name, true);
   registry_.merge_program(reg, owner);
   LoadedLibrary rec{program_path(), owner, family, true, {}};
   rec.program = true;

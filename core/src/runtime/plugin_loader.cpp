@@ -19,10 +19,10 @@ std::string core_library_dir() {
 }
 
 LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, Runtime::Impl& impl,
-                                  bool folder_checked) {
+                                  const LoadOptions& options) {
   namespace dll = boost::dll;
   const std::string file = std::filesystem::path(path).filename().string();
-  if (auto why = plugin_trust_problem(path, folder_checked); !why.empty()) {
+  if (auto why = plugin_trust_problem(path, options.folder_checked); !why.empty()) {
     throw PluginError("plugin " + path + " refused: " + why);
   }
   // Before dlopen: a file whose segments reach past its end would be a SIGBUS inside the loader
@@ -50,6 +50,10 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, R
                       std::to_string(info->abi_version) + " but this loom has ABI version " +
                       std::to_string(kAbiVersion) + "; rebuild the plugin against this loom");
   }
+  PluginIndex actual;
+  actual.abi_version = info->abi_version;
+  actual.name = info->name ? info->name : file;
+  actual.family = info->family;
   std::unique_ptr<Backend> backend;
   if (info->make_backend) {
     try {
@@ -57,12 +61,7 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, R
     } catch (const std::exception& e) {
       throw PluginError("backend in " + path + " failed to start: " + e.what());
     }
-    for (const auto& b : impl.backends) {
-      if (b->target() == backend->target()) {
-        throw PluginError("plugin " + path + " provides target '" + backend->target() +
-                          "', already provided by backend '" + b->name() + "'; refused");
-      }
-    }
+    actual.backend = backend->target();
     if (impl.num_threads > 0) backend->set_num_threads(impl.num_threads);
   }
   std::unique_ptr<Collectives> coll;
@@ -73,6 +72,48 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, R
       throw PluginError("collectives in " + path + " failed to start: " + e.what());
     }
     if (!coll) throw PluginError("plugin " + path + ": its loom_collectives factory returned null");
+    actual.collectives = coll->target();
+  }
+  Registrar reg(info->family);
+  if (info->register_ops) {
+    try {
+      info->register_ops(reg);
+    } catch (const std::exception& e) {
+      throw PluginError("plugin " + path + " failed while registering its ops: " + e.what());
+    }
+    for (const auto& d : reg.staged()) actual.ops.push_back({d.name, d.kind});
+    for (const auto& k : reg.staged_kernels()) actual.kernels.push_back(k.name);
+  }
+  if (options.described) *options.described = actual;
+  // What a library would have defined, so that a lookup of one of its ops can say why it is
+  // missing (refused_note).
+  auto note_defines = [&] {
+    auto& names = impl.refused_defines[path];
+    for (const auto& o : actual.ops) names.push_back(o.name);
+    for (const auto& k : actual.kernels) names.push_back(k);
+    if (options.index) {
+      for (const auto& o : options.index->ops) names.push_back(o.name);
+      for (const auto& k : options.index->kernels) names.push_back(k);
+    }
+  };
+  if (options.index) {
+    if (auto diff = plugin_index_difference(*options.index, actual); !diff.empty()) {
+      note_defines();
+      throw PluginError(path + ": its index " + options.index_file + " is stale (" + diff +
+                        "); rebuild the plugin (loom_add_plugin writes the index) or delete the "
+                        "index to load it at start-up");
+    }
+  }
+  if (options.before_merge) options.before_merge(actual);
+  if (backend) {
+    for (const auto& b : impl.backends) {
+      if (b->target() == backend->target()) {
+        throw PluginError("plugin " + path + " provides target '" + backend->target() +
+                          "', already provided by backend '" + b->name() + "'; refused");
+      }
+    }
+  }
+  if (coll) {
     for (const auto& c : impl.collectives) {
       if (c->target() == coll->target()) {
         throw PluginError("plugin " + path + " provides collectives for '" + coll->target() +
@@ -81,26 +122,32 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, R
     }
   }
   if (info->register_ops) {
-    Registrar reg(info->family);
+    // A name that exists already gains loops: handles holding its old descriptor must see them.
+    bool changes = false;
+    for (const auto& o : actual.ops) changes = changes || registry.find(o.name) != nullptr;
+    for (const auto& k : actual.kernels) changes = changes || registry.find_kernel(k) != nullptr;
     try {
-      info->register_ops(reg);
-    } catch (const std::exception& e) {
-      throw PluginError("plugin " + path + " failed while registering its ops: " + e.what());
-    }
-    try {
-      registry.merge(reg, file, info->name ? info->name : file);
+      registry.merge(reg, file, actual.name);
     } catch (const PluginError& e) {  // merge knows the file name only; name the path too
-      // What it would have defined, so that a lookup of one of its ops can say why it is missing.
-      auto& names = impl.refused_defines[path];
-      for (const auto& d : reg.staged()) names.push_back(d.name);
-      for (const auto& k : reg.staged_kernels()) names.push_back(k.name);
+      note_defines();
       throw PluginError("cannot load plugin " + path + ": " + e.what());
     }
+    if (changes) impl.generation.fetch_add(1, std::memory_order_release);
   }
   if (backend) impl.backends.push_back(std::move(backend));
   if (coll) impl.collectives.push_back(std::move(coll));
   impl.libs.push_back(std::move(lib));
-  return LoadedLibrary{path, info->name ? info->name : file, info->family, true, {}};
+  return LoadedLibrary{path, actual.name, info->family, true, {}};
+}
+
+PluginIndex describe_plugin_library(const std::string& path) {
+  // Heap-allocated and kept: the backends it made are destroyed before their libraries.
+  auto impl = std::make_unique<Runtime::Impl>();
+  PluginIndex x;
+  LoadOptions o;
+  o.described = &x;
+  load_plugin_library(path, impl->registry, *impl, o);
+  return x;
 }
 
 std::string refused_note(const Runtime::Impl& impl, const std::string& name) {

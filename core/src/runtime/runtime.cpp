@@ -6,11 +6,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <thread>
 
 #include "loom/error.hpp"
+#include "loom/plugin.hpp"
 #include "loom/plugin_file.hpp"
 #include "ops/suggest.hpp"
+#include "plugins/plugin_index.hpp"
 #include "plugins/plugin_search.hpp"
 #include "runtime/device_set.hpp"
 #include "runtime/runtime_impl.hpp"
@@ -151,6 +155,8 @@ Runtime::Runtime(RuntimeOptions options)
       const std::string f = e.path().filename().string();
       if (f.starts_with("libloom_") && f.ends_with(".so")) {
         here.push_back(e.path());
+      } else if (f.ends_with(".so.index")) {
+        continue;  // a library's index (plugins/plugin_index.hpp), read below
       } else if (auto n = detail::file_notices(e.path().string()); !n.empty()) {
         passed_over.insert(passed_over.end(), n.begin(), n.end());
       }
@@ -178,14 +184,31 @@ Runtime::Runtime(RuntimeOptions options)
     const std::string n = f.filename().string();
     return std::find(own_names.begin(), own_names.end(), n) != own_names.end();
   });
+  // A library with an index is opened when first used (lazy_libraries.cpp); one without is
+  // opened now, as before indexes existed.
+  std::lock_guard lock(impl_->mutex);
   for (const auto& f : files) {
-    std::lock_guard lock(impl_->mutex);
-    try {
-      impl_->records.push_back(load_plugin_library(f.string(), registry_, *impl_, true));
-    } catch (const Error& e) {
+    const std::string path = f.string();
+    std::string why;
+    std::optional<PluginIndex> index = read_index(path, why, true);
+    if (!why.empty()) {
       impl_->records.push_back(
-          LoadedLibrary{f.string(), f.filename().string(), Family::host, false, e.what()});
+          LoadedLibrary{path, f.filename().string(), Family::host, false, why});
+      continue;
     }
+    if (!index) {
+      try {
+        impl_->records.push_back(open_now(*impl_, path, true, nullptr));
+      } catch (const Error& e) {
+        impl_->records.push_back(
+            LoadedLibrary{path, f.filename().string(), Family::host, false, e.what()});
+      }
+      continue;
+    }
+    LazyLibrary lib{path, std::move(*index), impl_->records.size(), false};
+    impl_->records.push_back(LoadedLibrary{path, lib.index.name, lib.index.family, true, {}});
+    if (!lib.index.backend.empty()) impl_->lazy_backends.fetch_add(1, std::memory_order_relaxed);
+    impl_->lazy.push_back(std::move(lib));
   }
 }
 
@@ -210,7 +233,11 @@ std::shared_ptr<const Runtime> Runtime::shared() const {
 void Runtime::load_library(const std::string& path) {
   std::lock_guard lock(impl_->mutex);
   try {
-    impl_->records.push_back(load_plugin_library(path, registry_, *impl_));
+    // Opened now; an index beside it is checked as the lazy opening checks it.
+    std::string why;
+    const std::optional<PluginIndex> index = read_index(path, why, false);
+    if (!why.empty()) throw PluginError(why);
+    impl_->records.push_back(open_now(*impl_, path, false, index ? &*index : nullptr));
   } catch (const Error& e) {
     impl_->records.push_back(LoadedLibrary{path, path, Family::host, false, e.what()});
     throw;
@@ -219,11 +246,19 @@ void Runtime::load_library(const std::string& path) {
 
 std::vector<LoadedLibrary> Runtime::libraries() const {
   std::lock_guard lock(impl_->mutex);
+  open_all(*impl_);  // the whole list, refusals included (loom-info lists everything)
   return impl_->records;
+}
+
+const Registry& Runtime::registry() const {
+  std::lock_guard lock(impl_->mutex);
+  open_all(*impl_);  // users read the registry whole (registry().find, list())
+  return registry_;
 }
 
 Collectives* Runtime::collectives(const std::string& backend_target) const {
   std::lock_guard lock(impl_->mutex);
+  open_collectives(*impl_, backend_target);
   for (const auto& c : impl_->collectives) {
     if (c->target() == backend_target) return c.get();
   }
@@ -234,6 +269,7 @@ std::vector<SearchNotice> Runtime::search_notices() const { return impl_->notice
 
 std::vector<TargetInfo> Runtime::targets() const {
   std::lock_guard lock(impl_->mutex);
+  open_backends(*impl_, "");
   std::vector<TargetInfo> out;
   for (const auto& [t, lib] : kWellKnown) {
     auto it = std::find_if(impl_->backends.begin(), impl_->backends.end(),
@@ -279,6 +315,7 @@ std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) cons
     device = std::stoi(idx);
   }
   std::lock_guard lock(impl_->mutex);
+  open_backends(*impl_, base);
   for (const auto& b : impl_->backends) {
     if (b->target() != base) continue;
     const Availability a = b->availability();
@@ -300,6 +337,7 @@ std::pair<Backend*, int> Runtime::resolve_target(const std::string& target) cons
     }
     return {b.get(), device};
   }
+  open_backends(*impl_, "");  // the unknown target's message lists every target
   for (const auto& [w, lib] : kWellKnown) {
     if (base == w) {
       throw TargetError("target '" + t + "' is unavailable: its backend " + lib +
@@ -350,16 +388,30 @@ std::string Runtime::refused_why(const std::string& name) const {
 
 namespace {
 
+// Ops of the libraries not opened yet: "did you mean" considers them too.
+std::vector<PluginIndex::Op> unopened_ops(Runtime::Impl& impl) {
+  std::lock_guard lock(impl.mutex);
+  std::vector<PluginIndex::Op> out;
+  for (const auto& l : impl.lazy) {
+    if (!l.opened) out.insert(out.end(), l.index.ops.begin(), l.index.ops.end());
+  }
+  return out;
+}
+
 // Why `name` is missing: the refused library that would have defined it, else the registered op
 // of the asked kind whose name is closest ("; did you mean 'x'?"), else nothing; then what the
 // plugin search passed over (`notices`: empty when the name exists as another kind).
 std::string missing_op_hint(const Registry& r, const std::string& why, const std::string& name,
-                            bool reduction, const std::vector<SearchNotice>& notices) {
+                            bool reduction, const std::vector<SearchNotice>& notices,
+                            const std::vector<PluginIndex::Op>& unopened) {
   std::string hint = why;
   if (hint.empty()) {
     std::vector<std::string> names;
     for (const auto& d : r.list()) {
       if ((d->kind == OpKind::reduce) == reduction) names.push_back(d->name);
+    }
+    for (const auto& o : unopened) {
+      if ((o.kind == OpKind::reduce) == reduction) names.push_back(o.name);
     }
     hint = detail::did_you_mean(name, names);
   }
@@ -368,33 +420,77 @@ std::string missing_op_hint(const Registry& r, const std::string& why, const std
 
 }  // namespace
 
+void Runtime::prepare_target(const std::string& target) const {
+  if (impl_->lazy_backends.load(std::memory_order_acquire) == 0) return;
+  const std::string& name = target.empty() ? default_target_ : target;
+  const int memo_n = impl_->target_memo_count.load(std::memory_order_acquire);
+  for (int i = 0; i < memo_n; ++i) {
+    if (name == impl_->target_memo[i].name) return;  // resolved before: its backend is open
+  }
+  std::lock_guard lock(impl_->mutex);
+  open_backends(*impl_, name.substr(0, name.find(':')));
+}
+
+std::uint64_t Runtime::open_named(const std::string& name, bool kernel) const {
+  std::lock_guard lock(impl_->mutex);
+  open_listing(*impl_, name, kernel);
+  // Read before the caller's find: a later bump then makes the handle look again, never miss it.
+  return impl_->generation.load(std::memory_order_acquire);
+}
+
+const OpDesc& Runtime::current_op(const std::shared_ptr<const OpDesc>& held, std::uint64_t gen,
+                                  const std::string& target,
+                                  std::shared_ptr<const OpDesc>& keep) const {
+  prepare_target(target);
+  if (impl_->generation.load(std::memory_order_acquire) == gen) return *held;
+  keep = registry_.find(held->name);
+  if (!keep || keep->kind != held->kind) keep = held;
+  return *keep;
+}
+
+const KernelDesc& Runtime::current_kernel(const std::shared_ptr<const KernelDesc>& held,
+                                          std::uint64_t gen, const std::string& target,
+                                          std::shared_ptr<const KernelDesc>& keep) const {
+  prepare_target(target);
+  if (impl_->generation.load(std::memory_order_acquire) == gen) return *held;
+  keep = registry_.find_kernel(held->name);
+  if (!keep) keep = held;
+  return *keep;
+}
+
 Ufunc Runtime::ufunc(const std::string& name) const {
+  const std::uint64_t gen = open_named(name, false);
   auto d = registry_.find(name);
   if (!d || d->kind == OpKind::reduce) {
     throw LookupError("no ufunc or gufunc named '" + name + "' is registered" +
                       (d ? " (it is a reduction: use Runtime::reduce)" : "") +
                       "; loom-info lists the registered ops" +
                       missing_op_hint(registry_, refused_why(name), name, false,
-                                      d ? std::vector<SearchNotice>{} : impl_->notices));
+                                      d ? std::vector<SearchNotice>{} : impl_->notices,
+                                      unopened_ops(*impl_)));
   }
   Ufunc u;
   u.rt_ = shared();
   u.desc_ = std::move(d);
+  u.gen_ = gen;
   return u;
 }
 
 Reduce Runtime::reduce(const std::string& name) const {
+  const std::uint64_t gen = open_named(name, false);
   auto d = registry_.find(name);
   if (!d || d->kind != OpKind::reduce) {
     throw LookupError("no reduction named '" + name + "' is registered" +
                       (d ? std::string(" (it is a ") + loom::name(d->kind) + ")" : "") +
                       "; loom-info lists the registered ops" +
                       missing_op_hint(registry_, refused_why(name), name, true,
-                                      d ? std::vector<SearchNotice>{} : impl_->notices));
+                                      d ? std::vector<SearchNotice>{} : impl_->notices,
+                                      unopened_ops(*impl_)));
   }
   Reduce r;
   r.rt_ = shared();
   r.desc_ = std::move(d);
+  r.gen_ = gen;
   return r;
 }
 

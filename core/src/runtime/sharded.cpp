@@ -5,9 +5,9 @@
 
 #include <utility>
 
-#include "runtime/device_set.hpp"
 #include "loom/error.hpp"
 #include "loom/runtime.hpp"
+#include "runtime/device_set.hpp"
 
 namespace loom {
 

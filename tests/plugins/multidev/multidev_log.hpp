@@ -11,7 +11,8 @@ namespace loom::test {
 
 class MultidevLog {
  public:
-  // `lib`: the plugin's file (LOOM_TEST_MULTIDEV_LIB), already loaded.
+  // `lib`: the plugin's file (LOOM_TEST_MULTIDEV_LIB), already opened (resolve "multidev" first: a
+  // runtime opens a library with an index when first used).
   explicit MultidevLog(const char* lib) : handle_(dlopen(lib, RTLD_NOW | RTLD_NOLOAD)) {
     if (!handle_) throw std::runtime_error(std::string("multidev plugin not loaded: ") + lib);
     rows_ = reinterpret_cast<std::int64_t (*)(int, int*)>(sym("loom_test_multidev_rows"));
