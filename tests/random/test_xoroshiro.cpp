@@ -174,5 +174,50 @@ TEST_P(XoroshiroKernel, DrawsInAKernelEqualNumbas) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, XoroshiroKernel, ::testing::ValuesIn(kTargets), target_name);
 
+// The states array's layout (docs/random.md, "Numba's xoroshiro128p"): rows further apart than
+// 16 bytes, words still adjacent, draw as the contiguous states on every one-device target (an
+// unchecked cuda launch reaches a row's second word as the first one's neighbour); words not
+// adjacent (a transposed (2, n) array) draw the same on the host targets and in a checked cuda
+// launch, which follow the View's strides.
+class XoroshiroLayout : public XoroshiroKernel {};
+
+TEST_P(XoroshiroLayout, StatesOfAnyRowStrideDrawAsContiguousOnes) {
+  const std::string target = GetParam();
+  const bool gpu = target.starts_with("cuda");
+  const std::int64_t n = 5, draws = 6;
+  auto on_target = [&](loom::Array a) { return gpu ? runtime().to_device(a, target) : a; };
+  auto draw = [&](const loom::Array& states, bool checked) {
+    loom::Array out = loom::zeros({n, draws});
+    runtime()
+        .kernel("test_xoroshiro_draws")
+        .launch({.blocks = 1, .threads = 8, .checked = checked, .target = target}, states, 0, out);
+    return out.to_vector<double>();
+  };
+  auto states = [&] {
+    return loom::random::create_xoroshiro128p_states(runtime(), n, 7, {.target = target});
+  };
+  const loom::Array plain = states();
+  const std::vector<double> want = draw(plain, false);
+  const std::vector<unsigned char> want_states = bytes_of(plain);
+
+  // Rows 32 bytes apart, the words of each adjacent: columns 1 and 2 of an (n, 4) array.
+  loom::Array wide = on_target(loom::zeros({n, 4}, loom::DType::uint64));
+  const loom::Array rows = wide.slice(1, 1, 3);
+  runtime().ufunc("positive")(states(), {.target = target, .out = {rows}});
+  EXPECT_EQ(draw(rows, false), want) << target << ": rows 32 bytes apart";
+  EXPECT_EQ(bytes_of(rows), want_states) << target << ": the states the draws left";
+
+  // Words 8 n bytes apart: the transpose of a (2, n) array. Unchecked on the host targets,
+  // checked on cuda (its unchecked launch assumes adjacent words).
+  loom::Array pairs = on_target(loom::zeros({2, n}, loom::DType::uint64));
+  const loom::Array apart = pairs.transpose();
+  runtime().ufunc("positive")(states(), {.target = target, .out = {apart}});
+  EXPECT_EQ(draw(apart, gpu), want) << target << ": words not adjacent";
+  EXPECT_EQ(bytes_of(apart), want_states) << target << ": the states the draws left";
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, XoroshiroLayout, ::testing::Values("cpu", "parallel", "cuda"),
+                         target_name);
+
 }  // namespace
 }  // namespace loom_random_test
