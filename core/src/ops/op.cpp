@@ -7,9 +7,12 @@ const char* name(Family f) { return f == Family::host ? "host" : "cuda"; }
 
 const char* name(OpKind k) {
   switch (k) {
-    case OpKind::ufunc: return "ufunc";
-    case OpKind::gufunc: return "gufunc";
-    case OpKind::reduce: return "reduce";
+    case OpKind::ufunc:
+      return "ufunc";
+    case OpKind::gufunc:
+      return "gufunc";
+    case OpKind::reduce:
+      return "reduce";
   }
   return "?";
 }

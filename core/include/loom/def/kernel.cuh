@@ -25,8 +25,8 @@ template <class F>
 inline constexpr std::size_t kernel_nparams = std::tuple_size_v<detail::kernel_params<F>>;
 
 // The call's arguments by value as one kernel parameter: no device allocation or copy per launch,
-// and each args[I] unpacked in kernel_entry becomes a load from the parameter bank. 80 bytes an argument,
-// well under the 4 KiB kernel parameter limit for any plausible parameter count.
+// and each args[I] unpacked in kernel_entry becomes a load from the parameter bank. 80 bytes an
+// argument, well under the 4 KiB kernel parameter limit for any plausible parameter count.
 template <std::size_t N>
 struct KernelParams {
   KernelArg args[N > 0 ? N : 1];
