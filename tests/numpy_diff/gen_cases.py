@@ -726,6 +726,8 @@ def cast_undefined(case, res, op, loop):
     if not any(s.kind in "iu" for s in sinks):
         return False
     unsigned = any(s.kind == "u" for s in sinks)
+    if identity_leaves(case, op, loop):
+        return True
     # complex goes to an integer through its real part (NumPy and loom alike): a float here too
     float_loop = loop is not None and np.dtype(loop).kind in "fc"
     if float_loop and unsigned and op == "subtract":  # a difference may go below 0 as a float
@@ -757,6 +759,27 @@ def cast_undefined(case, res, op, loop):
     return float_loop and (float_result_leaves(case, op, loop, sinks) or
                            method_result_leaves(case, op, loop, sinks) or
                            at_result_leaves(case, op, loop))
+
+
+def identity_leaves(case, op, loop):
+    """A reduction through an integer loop into a float or complex out= without initial=: NumPy
+    starts it from the op's identity written into out= and cast back to the loop dtype, and an
+    identity the out= dtype cannot hold leaves the integer's range on the way back (seed 528551871,
+    case 5577: bitwise_and's all-ones uint64 is 2^64 in float64, 0 on x86 with "invalid value
+    encountered", so NumPy's bitwise_and.reduce gave 0 where the elements' AND is 2)."""
+    uf = getattr(np, op, None)
+    if case.c.get("method") != "reduce" or loop is None or uf is None or \
+            np.dtype(loop).kind not in "iu" or "out" not in case.kw or \
+            case.kw["out"].dtype.kind not in "fc" or case.kw.get("initial") is not None:
+        return False
+    ident = getattr(uf, "identity", None)
+    if ident is None:
+        return False
+    info = np.iinfo(np.dtype(loop))
+    start = int(np.array(ident).astype(np.dtype(loop)))  # -1 wraps to all ones, as NumPy's
+    back = np.array(start).astype(case.kw["out"].dtype)
+    value = float(back.real if back.dtype.kind == "c" else back)
+    return not (info.min <= value <= info.max)
 
 
 def leaves(v, sinks):
