@@ -49,10 +49,11 @@ void Runtime::define(const std::string& owner, Family family,
   // Without the lock: the program's function may ask the runtime things (targets(), registry()).
   Registrar reg(family);
   fn(reg);
-  std::lock_guard lock(impl_->mutex);
-  // The libraries listing these names first, so that the ownership checks see their ops.
+  // The libraries listing these names first, so that the ownership checks see their ops
+  // (open_listing takes the mutex itself).
   for (const auto& d : reg.staged()) open_listing(*impl_, d.name, false);
   for (const auto& k : reg.staged_kernels()) open_listing(*impl_, k.name, true);
+  std::lock_guard lock(impl_->mutex);
   registry_.merge_program(reg, owner);
   LoadedLibrary rec{program_path(), owner, family, true, {}};
   rec.program = true;

@@ -97,7 +97,26 @@ void open_at(Runtime::Impl& impl, std::size_t i) {
 
 }  // namespace
 
+void index_names(Runtime::Impl& impl) {
+  std::vector<std::string>& n = impl.indexed_names;
+  for (const auto& l : impl.lazy) {
+    for (const auto& o : l.index.ops) n.push_back('o' + o.name);
+    for (const auto& k : l.index.kernels) n.push_back('k' + k);
+  }
+  std::sort(n.begin(), n.end());
+  n.erase(std::unique(n.begin(), n.end()), n.end());
+  impl.settled = std::make_unique<std::atomic<bool>[]>(n.size());
+}
+
 void open_listing(Runtime::Impl& impl, const std::string& name, bool kernel) {
+  // A name no index lists has nothing to open; one looked up before has done its opening.
+  const std::string key = (kernel ? 'k' : 'o') + name;
+  const auto& n = impl.indexed_names;
+  const auto it = std::lower_bound(n.begin(), n.end(), key);
+  if (it == n.end() || *it != key) return;
+  std::atomic<bool>& settled = impl.settled[static_cast<std::size_t>(it - n.begin())];
+  if (settled.load(std::memory_order_acquire)) return;
+  std::lock_guard lock(impl.mutex);
   for (std::size_t i = 0; i < impl.lazy.size(); ++i) {
     const LazyLibrary& e = impl.lazy[i];
     if (e.opened) continue;
@@ -108,6 +127,7 @@ void open_listing(Runtime::Impl& impl, const std::string& name, bool kernel) {
       (kernel ? impl.looked_up_kernels : impl.looked_up_ops).insert(name);
     }
   }
+  settled.store(true, std::memory_order_release);
 }
 
 void open_backends(Runtime::Impl& impl, const std::string& target) {
@@ -139,6 +159,15 @@ std::vector<std::string> unopened_kernels(Runtime::Impl& impl) {
   std::vector<std::string> out;
   for (const auto& l : impl.lazy) {
     if (!l.opened) out.insert(out.end(), l.index.kernels.begin(), l.index.kernels.end());
+  }
+  return out;
+}
+
+std::vector<PluginIndex::Op> unopened_ops(Runtime::Impl& impl) {
+  std::lock_guard lock(impl.mutex);
+  std::vector<PluginIndex::Op> out;
+  for (const auto& l : impl.lazy) {
+    if (!l.opened) out.insert(out.end(), l.index.ops.begin(), l.index.ops.end());
   }
   return out;
 }

@@ -210,6 +210,7 @@ Runtime::Runtime(RuntimeOptions options)
     if (!lib.index.backend.empty()) impl_->lazy_backends.fetch_add(1, std::memory_order_relaxed);
     impl_->lazy.push_back(std::move(lib));
   }
+  index_names(*impl_);
 }
 
 Runtime::Runtime(std::shared_ptr<Impl> impl)
@@ -388,16 +389,6 @@ std::string Runtime::refused_why(const std::string& name) const {
 
 namespace {
 
-// Ops of the libraries not opened yet: "did you mean" considers them too.
-std::vector<PluginIndex::Op> unopened_ops(Runtime::Impl& impl) {
-  std::lock_guard lock(impl.mutex);
-  std::vector<PluginIndex::Op> out;
-  for (const auto& l : impl.lazy) {
-    if (!l.opened) out.insert(out.end(), l.index.ops.begin(), l.index.ops.end());
-  }
-  return out;
-}
-
 // Why `name` is missing: the refused library that would have defined it, else the registered op
 // of the asked kind whose name is closest ("; did you mean 'x'?"), else nothing; then what the
 // plugin search passed over (`notices`: empty when the name exists as another kind).
@@ -432,7 +423,6 @@ void Runtime::prepare_target(const std::string& target) const {
 }
 
 std::uint64_t Runtime::open_named(const std::string& name, bool kernel) const {
-  std::lock_guard lock(impl_->mutex);
   open_listing(*impl_, name, kernel);
   // Read before the caller's find: a later bump then makes the handle look again, never miss it.
   return impl_->generation.load(std::memory_order_acquire);

@@ -62,6 +62,11 @@ struct Runtime::Impl {
   std::vector<LazyLibrary> lazy;
   std::array<bool, kNumFamilies> active{true, false};  // host always; cuda once its backend opens
   std::set<std::string> looked_up_ops, looked_up_kernels;  // names asked for so far
+  // Every name the indexes list ('o' or 'k', then the op or kernel name), sorted, and whether a
+  // lookup of it has done its opening (then a lookup needs no mutex: its active-family libraries
+  // are open and the others will open with their family). Fixed once the constructor is done.
+  std::vector<std::string> indexed_names;
+  std::unique_ptr<std::atomic<bool>[]> settled;
   // Unopened libraries with a backend: calls check it without the mutex (prepare_target).
   std::atomic<int> lazy_backends{0};
   // Bumped when an opened library adds loops to a name that existed: a handle made before then
@@ -89,9 +94,10 @@ LoadedLibrary load_plugin_library(const std::string& path, Registry& registry, R
 // the library would be refused on its own.
 PluginIndex describe_plugin_library(const std::string& path);
 
-// Lazy opening (lazy_libraries.cpp); the caller holds impl.mutex. Refusals are recorded in
-// impl.records, never thrown.
-// The unopened libraries of active families listing op (or kernel) `name`.
+// Lazy opening (lazy_libraries.cpp); the caller holds impl.mutex unless a function says
+// otherwise. Refusals are recorded in impl.records, never thrown.
+// The unopened libraries of active families listing op (or kernel) `name`; the others are
+// remembered for their family's opening. Takes the mutex only for a name not settled yet.
 void open_listing(Runtime::Impl& impl, const std::string& name, bool kernel);
 // The unopened libraries whose backend provides `target` (every backend library when empty).
 void open_backends(Runtime::Impl& impl, const std::string& target);
@@ -99,8 +105,11 @@ void open_backends(Runtime::Impl& impl, const std::string& target);
 void open_family_backends(Runtime::Impl& impl, Family family);
 // The unopened libraries with collectives for `target`.
 void open_collectives(Runtime::Impl& impl, const std::string& target);
-// The kernel names the unopened libraries list ("did you mean" considers them); takes the mutex.
+// After the constructor's scan: indexed_names and settled from the indexes of `lazy`.
+void index_names(Runtime::Impl& impl);
+// What the unopened libraries list ("did you mean" considers them); take the mutex.
 std::vector<std::string> unopened_kernels(Runtime::Impl& impl);
+std::vector<PluginIndex::Op> unopened_ops(Runtime::Impl& impl);
 // Every unopened library.
 void open_all(Runtime::Impl& impl);
 // Opens a library now (one without an index at construction, Runtime::load_library), checked
